@@ -1,2 +1,31 @@
-"""evalbars: is that improvement real? Error bars and paired comparisons for eval scores."""
+"""evalbars: is that improvement real? Error bars and paired comparisons for eval scores.
+
+>>> import evalbars
+>>> result = evalbars.compare("examples/lesson_pair.csv", a="model_a", b="model_b")
+>>> result.agreement.disagreements
+21
+"""
+from __future__ import annotations
+
 __version__ = "0.1.0"
+
+_LAZY = {
+    "ci": ("api", "ci"),
+    "compare": ("api", "compare"),
+    "load": ("ingest", "load"),
+    "ItemScores": ("ingest", "ItemScores"),
+    "EvalbarsError": ("_errors", "EvalbarsError"),
+}
+__all__ = ["__version__", *_LAZY]
+
+
+def __getattr__(name: str):
+    """Import the public API on first use, so ``evalbars --help`` stays fast."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'evalbars' has no attribute {name!r}")
+    import importlib
+
+    module, attribute = _LAZY[name]
+    value = getattr(importlib.import_module(f".{module}", __name__), attribute)
+    globals()[name] = value
+    return value

@@ -8,6 +8,8 @@ Ideas (see docs/design.md):
 - Where many units are identical (0/1 outcomes), the caller passes each distinct
   pattern once with its multiplicity; the counts are then multinomial over patterns,
   which is the same distribution at a cost independent of the number of items.
+- Units are put in a canonical order (sorted by value) before drawing, so the result
+  depends only on the multiset of units: shuffling rows or renaming ids changes nothing.
 - Randomness comes in fixed blocks of ``BLOCK`` resamples, each from its own child of
   the caller's SeedSequence, so results never depend on batching or threads.
 """
@@ -107,6 +109,10 @@ def bootstrap_sums(
     if unit_sums.ndim == 1:
         unit_sums = unit_sums[:, None]
     n_rows, n_columns = unit_sums.shape
+    order = np.lexsort(unit_sums.T[::-1])
+    unit_sums = unit_sums[order]
+    if multiplicity is not None:
+        multiplicity = np.asarray(multiplicity)[order]
 
     if multiplicity is not None:
         counts_total = int(np.sum(multiplicity))
@@ -149,7 +155,7 @@ def sign_flip_sums(
     >>> sorted(set(s.tolist()))
     [-3.0, -1.0, 1.0, 3.0]
     """
-    d = np.asarray(d, dtype=float)
+    d = np.sort(np.asarray(d, dtype=float))
     n = d.size
     total = float(d.sum())
     rows_per_chunk = max(1, _MAX_CELLS // max(n, 1))

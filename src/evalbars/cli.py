@@ -1,0 +1,66 @@
+"""The command line: parse arguments, call the Python API, render. Nothing else.
+
+Heavy modules (numpy, scipy) are imported only after the arguments are parsed, so
+``evalbars --help`` answers at once. Commands live in :mod:`evalbars.commands`; a
+command whose exit status depends on the result (a CI gate) sets ``exit_status``, a
+function of the document, as a parser default.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+
+from . import __version__
+from .commands import command_modules
+
+EXIT_BAD_INPUT = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for every command."""
+    parser = argparse.ArgumentParser(
+        prog="evalbars",
+        description="Is that improvement real? Error bars and paired comparisons for eval "
+                    "scores.",
+        epilog="Example: evalbars compare examples/lesson_pair.csv --a model_a --b model_b")
+    parser.add_argument("--version", action="version", version=f"evalbars {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in command_modules():
+        importlib.import_module(f".commands.{name}", __package__).register(commands)
+    return parser
+
+
+def emit(doc: dict, output_format: str) -> None:
+    """Write a report document to stdout as JSON, Markdown or the terminal report.
+
+    With JSON, stdout carries the document only and warnings go to stderr.
+    """
+    from .render import render
+
+    if output_format == "json":
+        for warning in doc.get("warnings", []):
+            print(f"evalbars: warning: {warning}", file=sys.stderr)
+        sys.stdout.write(json.dumps(doc, indent=2, allow_nan=False) + "\n")
+    else:
+        sys.stdout.write(render(doc, output_format))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``evalbars`` command; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    from ._errors import EvalbarsError
+
+    try:
+        doc = args.handler(args)
+    except EvalbarsError as error:
+        print(f"evalbars: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    emit(doc, args.format)
+    exit_status = getattr(args, "exit_status", None)
+    return exit_status(doc) if exit_status is not None else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,44 @@
+"""Options shared by several commands, so every command spells them the same way."""
+from __future__ import annotations
+
+import argparse
+
+
+def add_data_options(parser: argparse.ArgumentParser) -> None:
+    """DATA [DATA2] and the column options of :func:`evalbars.ingest.load`."""
+    parser.add_argument("data", help="results file (.csv, .jsonl, .parquet)")
+    parser.add_argument("data2", nargs="?", default=None,
+                        help="a second results file, one model per file, joined on the id")
+    group = parser.add_argument_group("columns (auto-detected when left out; printed)")
+    group.add_argument("--item", help="column with the question id")
+    group.add_argument("--model", help="long layout: column naming the model of each row")
+    group.add_argument("--score", help="long layout or two files: column with the score")
+    group.add_argument("--score-type", choices=("auto", "binary", "continuous"), default="auto",
+                       help="auto: binary when every score is 0 or 1 (default: auto)")
+    group.add_argument("--intersect", action="store_true",
+                       help="keep only items scored for every model; report how many dropped")
+
+
+def load_options(args: argparse.Namespace) -> dict:
+    """Keyword arguments for the API's loading parameters, from parsed arguments."""
+    return dict(item=args.item, model=args.model, score=args.score,
+                score_type=args.score_type, intersect=args.intersect)
+
+
+def add_settings(parser: argparse.ArgumentParser, *, resamples: bool = True) -> None:
+    """--confidence-level, --n-resamples, --seed and --format."""
+    group = parser.add_argument_group("settings")
+    group.add_argument("--confidence-level", type=float, default=0.95, metavar="LEVEL",
+                       help="interval level (default: 0.95)")
+    if resamples:
+        group.add_argument("--n-resamples", type=int, default=10_000, metavar="B",
+                           help="bootstrap and permutation resamples (default: 10000)")
+        group.add_argument("--seed", type=int, default=0,
+                           help="random seed, recorded in the output (default: 0)")
+    add_format(group)
+
+
+def add_format(group) -> None:
+    """--format text|json|markdown."""
+    group.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+                       help="output format (default: text)")

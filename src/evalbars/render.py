@@ -1,0 +1,174 @@
+"""Renderers: the terminal report and Markdown, each a pure function of the report document.
+
+Rounding happens here and only here; the document keeps full precision.
+"""
+from __future__ import annotations
+
+import textwrap
+
+from . import _format as fmt
+
+
+def _digits(doc: dict) -> int:
+    widths = [i["high"] - i["low"] for m in doc["models"] for i in m["intervals"][:1]
+              if i["high"] is not None and i["low"] is not None]
+    if "difference" in doc:
+        head = doc["difference"]["intervals"][0]
+        if head["low"] is not None and head["high"] is not None:
+            widths.append(head["high"] - head["low"])
+    return fmt.decimals_for(doc["score_type"], min(widths) if widths else float("nan"))
+
+
+def _ends(interval: dict, score_type: str, digits: int, sign: bool = False) -> str:
+    return (f"{fmt.value(interval['low'], score_type, digits, sign=sign)} to "
+            f"{fmt.value(interval['high'], score_type, digits, sign=sign)}")
+
+
+def _model_rows(doc: dict, digits: int) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the per-model table: one row per method, one column per model."""
+    score_type = doc["score_type"]
+    header = ["method"] + [m["name"] for m in doc["models"]]
+    rows = [["mean"] + [fmt.value(m["mean"], score_type, digits) for m in doc["models"]]]
+    for index, interval in enumerate(doc["models"][0]["intervals"]):
+        label = interval["method"] + (" (default)" if index == 0 else "")
+        rows.append([label] + [_ends(m["intervals"][index], score_type, digits)
+                               for m in doc["models"]])
+    return header, rows
+
+
+def _difference_rows(doc: dict, digits: int) -> list[list[str]]:
+    rows = []
+    for index, interval in enumerate(doc["difference"]["intervals"]):
+        label = interval["method"]
+        if index == 0:
+            label += " (default)"
+        if interval["method"] == "unpaired-wald":
+            label += " (for contrast)"
+        rows.append([label, _ends(interval, doc["score_type"], digits, sign=True)])
+    return rows
+
+
+def _test_rows(doc: dict) -> list[list[str]]:
+    rows = []
+    for index, test in enumerate(doc["tests"]):
+        statistic = "n/a" if test["statistic"] is None else f"{test['statistic']:.6g}"
+        p = "n/a" if test["p_value"] is None else f"{test['p_value']:.4g}"
+        if "n_resamples" in test:
+            p += f" (\u00b1{test['mc_error']:.1g}, {fmt.count(test['n_resamples'])} resamples)"
+        rows.append([test["name"] + (" (default)" if index == 0 else ""), statistic, p])
+    return rows
+
+
+def _agreement_line(doc: dict) -> str:
+    agreement = doc["agreement"]
+    a, b = doc["difference"]["a"], doc["difference"]["b"]
+    correlation = agreement["correlation"]
+    parts = ["per-question correlation " +
+             ("n/a" if correlation is None else f"{correlation:.2f}")]
+    if doc["score_type"] == "binary":
+        parts += [f"both right {fmt.count(agreement['both'])}",
+                  f"{a} only {fmt.count(agreement['a_only'])}",
+                  f"{b} only {fmt.count(agreement['b_only'])}",
+                  f"neither {fmt.count(agreement['neither'])}"]
+    else:
+        parts += [f"{b} higher {fmt.count(agreement['wins'])}",
+                  f"{a} higher {fmt.count(agreement['losses'])}",
+                  f"ties {fmt.count(agreement['ties'])}"]
+    return " \u00b7 ".join(parts)
+
+
+def _table(header: list[str] | None, rows: list[list[str]], indent: str = "  ") -> list[str]:
+    everything = ([header] if header else []) + rows
+    widths = [max(len(row[i]) for row in everything) for i in range(len(everything[0]))]
+    return [indent + "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()
+            for row in everything]
+
+
+def _units(doc: dict) -> str:
+    return "%" if doc["score_type"] == "binary" else "score units"
+
+
+def _footer(doc: dict) -> str:
+    settings = doc["settings"]
+    return (f"seed {settings['seed']} \u00b7 {fmt.count(settings['n_resamples'])} resamples "
+            f"\u00b7 evalbars {doc['provenance']['version']}")
+
+
+def render_text(doc: dict, width: int = 92) -> str:
+    """The terminal report for a ``ci`` or ``compare`` document."""
+    digits = _digits(doc)
+    level = f"{doc['settings']['confidence_level']:.0%}"
+    kind = "0/1 scores" if doc["score_type"] == "binary" else "continuous scores"
+    lines = [f"evalbars {doc['kind']}: {fmt.count(doc['n_items'])} questions, {kind}"]
+    if doc["source"].get("description"):
+        lines.append(f"read: {doc['source']['description']}")
+    if doc.get("dropped"):
+        dropped = ", ".join(f"{k} {fmt.count(v)}" for k, v in doc["dropped"].items())
+        lines.append(f"--intersect dropped items present for one model only: {dropped}")
+    lines += ["", f"Scores ({level} intervals, {_units(doc)})"]
+    lines += _table(*_model_rows(doc, digits))
+    if doc["kind"] == "compare":
+        difference = doc["difference"]
+        unit = " points" if doc["score_type"] == "binary" else ""
+        gap = fmt.value(difference["estimate"], doc["score_type"], digits, sign=True)
+        lines += ["", f"Difference {difference['b']} \u2212 {difference['a']}: {gap}{unit} "
+                      f"({level} intervals)"]
+        lines += _table(None, _difference_rows(doc, digits))
+        ratio = difference["width_ratio_unpaired_to_paired"]
+        if ratio is not None:
+            lines.append(f"  pairing made the interval {ratio:.1f}x narrower than the unpaired one")
+        lines += ["", "Agreement", "  " + _agreement_line(doc)]
+        lines += ["", "Tests (two-sided)"]
+        lines += _table(["test", "statistic", "p"], _test_rows(doc))
+    lines += ["", "Result"]
+    lines += textwrap.wrap(doc["statement"], width, initial_indent="  ", subsequent_indent="  ")
+    if doc["warnings"]:
+        lines += ["", "Warnings"]
+        for warning in doc["warnings"]:
+            lines += textwrap.wrap(warning, width, initial_indent="  - ",
+                                   subsequent_indent="    ")
+    lines += ["", _footer(doc)]
+    return "\n".join(lines) + "\n"
+
+
+def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    out = ["| " + " | ".join(cell(h) for h in header) + " |",
+           "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
+    return out
+
+
+def render_markdown(doc: dict) -> str:
+    """Markdown for a pull-request comment: the statement, then the tables."""
+    digits = _digits(doc)
+    level = f"{doc['settings']['confidence_level']:.0%}"
+    lines = [f"### evalbars {doc['kind']}: {fmt.count(doc['n_items'])} questions", "",
+             doc["statement"], "", f"**Scores** ({level} intervals, {_units(doc)})", ""]
+    lines += _md_table(*_model_rows(doc, digits))
+    if doc["kind"] == "compare":
+        difference = doc["difference"]
+        gap = fmt.value(difference["estimate"], doc["score_type"], digits, sign=True)
+        lines += ["", f"**Difference** {difference['b']} \u2212 {difference['a']}: {gap}", ""]
+        lines += _md_table(["method", f"{level} interval"], _difference_rows(doc, digits))
+        lines += ["", _agreement_line(doc), ""]
+        lines += _md_table(["test (two-sided)", "statistic", "p"], _test_rows(doc))
+    if doc["warnings"]:
+        lines += [""] + [f"> **Warning:** {w}" for w in doc["warnings"]]
+    lines += ["", f"<sub>{_footer(doc)}</sub>"]
+    return "\n".join(lines) + "\n"
+
+
+RENDERER_MODULES = {"ci": "render", "compare": "render"}
+"""Modules that render a document ``kind`` (with render_text and render_markdown);
+any other kind K is rendered by the module ``evalbars.render_K``."""
+
+
+def render(doc: dict, output_format: str) -> str:
+    """Render any report document as ``"text"`` or ``"markdown"``."""
+    import importlib
+
+    module = importlib.import_module("." + RENDERER_MODULES.get(doc["kind"], f"render_{doc['kind']}"), __package__)
+    return module.render_markdown(doc) if output_format == "markdown" else module.render_text(doc)

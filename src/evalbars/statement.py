@@ -1,0 +1,134 @@
+"""The result statement: one paragraph, written the way a careful paper writes it.
+
+Pure functions of the report document (the dict of ``to_dict()``), so every renderer
+shows the same words.
+"""
+from __future__ import annotations
+
+from scipy.stats import norm
+
+from . import _format as fmt
+
+_METHOD_WORDS = {
+    "wilson": "Wilson", "t": "t", "clt": "CLT", "wald": "Wald",
+    "paired-bootstrap-percentile": "paired bootstrap",
+}
+_TEST_WORDS = {
+    "mcnemar-exact": "exact McNemar", "sign-flip": "sign-flip permutation",
+}
+UNMEASURED = ("Each model was scored once per question, no training seeds were varied and "
+              "no question clusters were given, so these intervals reflect question "
+              "sampling only.")
+
+
+def _headline(intervals: list[dict]) -> dict:
+    return intervals[0]
+
+
+def _score_phrase(model: dict, score_type: str, level: float, first: bool) -> str:
+    interval = _headline(model["intervals"])
+    digits = fmt.decimals_for(score_type, interval["high"] - interval["low"])
+    unit = "%" if score_type == "binary" else ""
+    ends = (f"{fmt.value(interval['low'], score_type, digits)} to "
+            f"{fmt.value(interval['high'], score_type, digits)}")
+    mean = fmt.value(model["mean"], score_type, digits) + unit
+    if first:
+        method = _METHOD_WORDS.get(interval["method"], interval["method"])
+        return f"{model['name']} scored {mean} ({level:.0%} CI {ends}, {method})"
+    return f"{model['name']} {mean} ({ends})"
+
+
+def _scores_sentence(doc: dict) -> str:
+    level = doc["settings"]["confidence_level"]
+    phrases = [_score_phrase(m, doc["score_type"], level, i == 0)
+               for i, m in enumerate(doc["models"])]
+    listed = phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " and " + phrases[-1]
+    return f"On this {fmt.count(doc['n_items'])}-question evaluation set, {listed}."
+
+
+def ci_statement(doc: dict) -> str:
+    """The statement for per-model scores.
+
+    >>> doc = {"n_items": 500, "score_type": "binary",
+    ...        "settings": {"confidence_level": 0.95, "n_resamples": 10000, "seed": 0},
+    ...        "models": [{"name": "A", "mean": 0.732, "intervals": [
+    ...            {"method": "wilson", "low": 0.6917, "high": 0.7689}]}]}
+    >>> ci_statement(doc).split(".")[0]
+    'On this 500-question evaluation set, A scored 73'
+    """
+    return _scores_sentence(doc) + " " + UNMEASURED
+
+
+def _minimum_detectable_gap(sd_diff: float, n: int, alpha: float, power: float = 0.8) -> float:
+    """Normal-approximation gap a two-sided paired test detects with this power."""
+    return (norm.ppf(1 - alpha / 2) + norm.ppf(power)) * sd_diff / n**0.5
+
+
+def _disagreement_sentence(doc: dict, test: dict) -> str:
+    a, b = doc["difference"]["a"], doc["difference"]["b"]
+    agreement = doc["agreement"]
+    how = _TEST_WORDS.get(test["name"], test["name"])
+    if "n_resamples" in test:
+        how += f", {fmt.count(test['n_resamples'])} resamples"
+    p = f"{how} p {fmt.p_value(test['p_value'])}"
+    if doc["score_type"] == "binary":
+        total = agreement["a_only"] + agreement["b_only"]
+        return (f"The models disagreed on {fmt.count(total)} questions, with {b} correct on "
+                f"{fmt.count(agreement['b_only'])} and {a} on {fmt.count(agreement['a_only'])} "
+                f"({p}).")
+    return (f"{b} scored higher on {fmt.count(agreement['wins'])} questions and {a} on "
+            f"{fmt.count(agreement['losses'])}, with {fmt.count(agreement['ties'])} ties ({p}).")
+
+
+def compare_statement(doc: dict) -> str:
+    """The statement for a paired comparison (see seed 000, "What a careful result looks like").
+
+    A gap whose interval includes zero is reported as undecided, with the smallest gap
+    the data could have detected; it is never called equivalence.
+    """
+    level = doc["settings"]["confidence_level"]
+    score_type = doc["score_type"]
+    difference = doc["difference"]
+    a, b = difference["a"], difference["b"]
+    interval = _headline(difference["intervals"])
+    method = _METHOD_WORDS.get(interval["method"], interval["method"])
+    resamples = doc["settings"]["n_resamples"]
+    gap = difference["estimate"]
+    unit = " points" if score_type == "binary" else ""
+    digits = fmt.decimals_for(score_type, interval["high"] - interval["low"])
+    winner, loser, low, high, shown = b, a, interval["low"], interval["high"], gap
+    if gap < 0:
+        winner, loser, low, high, shown = a, b, -interval["high"], -interval["low"], -gap
+    ends = (f"{fmt.value(low, score_type, digits, sign=True)} to "
+            f"{fmt.value(high, score_type, digits, sign=True)}")
+    how = f"{method} {level:.0%} CI {ends}"
+    if interval["method"].startswith("paired-bootstrap"):
+        how += f", {fmt.count(resamples)} resamples"
+    models_by_name = {m["name"]: m for m in doc["models"]}
+    ordered = dict(doc, models=[models_by_name[b], models_by_name[a]])
+    sentences = [_scores_sentence(ordered),
+                 "Because both models answered the same questions, we compare them on "
+                 "per-question differences:"]
+    excludes_zero = interval["low"] > 0 or interval["high"] < 0
+    size = fmt.value(shown, score_type, digits)
+    if excludes_zero:
+        sentences[-1] += f" {winner} outperforms {loser} by {size}{unit} ({how})."
+    else:
+        sentences[-1] += (f" {winner} is ahead of {loser} by {size}{unit} ({how}), an interval "
+                          "that includes zero, so these data cannot tell which model is better.")
+    test = doc["tests"][0]
+    sentences.append(_disagreement_sentence(doc, test))
+    alpha = 1 - level
+    if excludes_zero != (test["p_value"] < alpha):
+        sentences.append("The interval and the test disagree at this level: the evidence is "
+                         "borderline.")
+    sd_diff = difference["sd"]
+    if not excludes_zero and sd_diff is not None and doc["n_items"] > 1:
+        mde = _minimum_detectable_gap(sd_diff, doc["n_items"], alpha)
+        sentences.append(
+            f"This is not evidence that the models are equivalent: with "
+            f"{fmt.count(doc['n_items'])} questions and this much disagreement, the comparison "
+            f"had 80% power only for gaps of about {fmt.value(mde, score_type, digits)}{unit} "
+            "or more.")
+    sentences.append(UNMEASURED)
+    return " ".join(sentences)

@@ -1,0 +1,41 @@
+"""Shared test fixtures: the example data shipped in the repo, and the shared/ fixtures."""
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+SHARED = ROOT.parent / "shared"
+
+
+def read_columns(path: Path, *names: str) -> list[np.ndarray]:
+    """Columns of a small CSV as float arrays (test helper, independent of evalbars.ingest)."""
+    with open(path, newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    return [np.array([float(row[name]) for row in rows]) for name in names]
+
+
+@pytest.fixture
+def lesson_path() -> Path:
+    return EXAMPLES / "lesson_pair.csv"
+
+
+@pytest.fixture
+def cookbook_path() -> Path:
+    return EXAMPLES / "cookbook_topics.csv"
+
+
+@pytest.fixture
+def lesson() -> tuple[np.ndarray, np.ndarray]:
+    """(a, b): seed 000's fake pair, 500 questions of 0/1 outcomes."""
+    return tuple(read_columns(EXAMPLES / "lesson_pair.csv", "model_a", "model_b"))
+
+
+@pytest.fixture
+def cookbook() -> tuple[np.ndarray, np.ndarray]:
+    """(a, b): seed 002's cookbook data, 200 examples of 0/1 outcomes."""
+    return tuple(read_columns(EXAMPLES / "cookbook_topics.csv", "system_a", "system_b"))

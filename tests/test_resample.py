@@ -1,0 +1,77 @@
+"""The resampling engine: determinism, batch and order invariance, exact structure."""
+import numpy as np
+import pytest
+
+from evalbars import _resample
+from evalbars._resample import BLOCK, bootstrap_sums, sign_flip_sums
+
+
+def seed(n=0):
+    return np.random.SeedSequence(n)
+
+
+def test_same_seed_same_numbers():
+    x = np.random.default_rng(1).normal(size=(300, 2))
+    first = bootstrap_sums(x, n_resamples=1500, seed=seed())
+    second = bootstrap_sums(x, n_resamples=1500, seed=seed())
+    assert np.array_equal(first, second)
+    assert not np.array_equal(first, bootstrap_sums(x, n_resamples=1500, seed=seed(1)))
+
+
+def test_more_resamples_extend_fewer():
+    # Blocks draw from their own child streams, so B resamples are a prefix of 2B.
+    x = np.random.default_rng(2).normal(size=(50, 1))
+    short = bootstrap_sums(x, n_resamples=BLOCK + 7, seed=seed())
+    long = bootstrap_sums(x, n_resamples=3 * BLOCK, seed=seed())
+    assert np.array_equal(short, long[: BLOCK + 7])
+
+
+def test_row_order_does_not_matter():
+    x = np.random.default_rng(3).normal(size=(400, 2))
+    shuffled = x[np.random.default_rng(4).permutation(400)]
+    assert np.array_equal(bootstrap_sums(x, n_resamples=700, seed=seed()),
+                          bootstrap_sums(shuffled, n_resamples=700, seed=seed()))
+    d = x[:, 0]
+    assert np.array_equal(sign_flip_sums(d, n_resamples=700, seed=seed()),
+                          sign_flip_sums(d[::-1].copy(), n_resamples=700, seed=seed()))
+
+
+def test_threads_do_not_change_numbers(monkeypatch):
+    x = np.random.default_rng(5).normal(size=(2000, 2))
+    threaded = bootstrap_sums(x, n_resamples=4 * BLOCK, seed=seed())
+    monkeypatch.setattr(_resample, "_workers", lambda n_blocks, work: 1)
+    single = bootstrap_sums(x, n_resamples=4 * BLOCK, seed=seed())
+    assert np.array_equal(threaded, single)
+
+
+def test_chunking_does_not_change_numbers(monkeypatch):
+    x = np.random.default_rng(6).normal(size=(100, 1))
+    whole = bootstrap_sums(x, n_resamples=600, seed=seed())
+    monkeypatch.setattr(_resample, "_MAX_CELLS", 250)  # 2 resamples per chunk
+    assert np.array_equal(whole, bootstrap_sums(x, n_resamples=600, seed=seed()))
+
+
+def test_multinomial_patterns_match_the_binomial_law():
+    # 0/1 data grouped into two patterns: the resampled sum is Binomial(n, p) exactly.
+    n, k, b = 200, 130, 40_000
+    sums = bootstrap_sums(np.array([[0.0], [1.0]]), n_resamples=b, seed=seed(),
+                          multiplicity=np.array([n - k, k]))[:, 0]
+    p = k / n
+    assert sums.mean() == pytest.approx(n * p, abs=4 * np.sqrt(n * p * (1 - p) / b))
+    assert sums.var() == pytest.approx(n * p * (1 - p), rel=0.03)
+
+
+def test_index_path_has_bootstrap_variance():
+    # Var of a bootstrap sum of n draws = n * population variance (ddof=0) of the units.
+    x = np.random.default_rng(7).exponential(size=(500, 1))
+    sums = bootstrap_sums(x, n_resamples=20_000, seed=seed())[:, 0]
+    assert sums.mean() == pytest.approx(x.sum(), rel=0.002)
+    assert sums.var() == pytest.approx(500 * x.var(), rel=0.03)
+
+
+def test_sign_flip_sums_are_uniform_over_sign_patterns():
+    d = np.array([1.0, 2.0, 4.0])
+    sums = sign_flip_sums(d, n_resamples=16_000, seed=seed())
+    values, counts = np.unique(sums, return_counts=True)
+    assert values.tolist() == [-7, -5, -3, -1, 1, 3, 5, 7]
+    assert np.all(np.abs(counts / 16_000 - 1 / 8) < 4 * np.sqrt(1 / 8 * 7 / 8 / 16_000))
