@@ -39,3 +39,9 @@ def lesson() -> tuple[np.ndarray, np.ndarray]:
 def cookbook() -> tuple[np.ndarray, np.ndarray]:
     """(a, b): seed 002's cookbook data, 200 examples of 0/1 outcomes."""
     return tuple(read_columns(EXAMPLES / "cookbook_topics.csv", "system_a", "system_b"))
+
+
+@pytest.fixture(autouse=True)
+def _run_from_the_repository_root(monkeypatch):
+    """Paths such as examples/lesson_pair.csv resolve the same from any working folder."""
+    monkeypatch.chdir(ROOT)

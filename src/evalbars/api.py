@@ -70,6 +70,17 @@ def _provenance(scores: ItemScores, settings: Settings) -> dict:
     }
 
 
+def _canonical(columns: list[np.ndarray]) -> list[np.ndarray]:
+    """The columns with items in a canonical order (sorted by their values).
+
+    Statistics depend only on the multiset of item rows; computing them in one fixed
+    order makes every float bit-identical whatever the row order or the item ids.
+    """
+    matrix = np.column_stack(columns)
+    matrix = matrix[np.lexsort(matrix.T[::-1])]
+    return [matrix[:, j].copy() for j in range(matrix.shape[1])]
+
+
 def _model_score(
     name: str, x: np.ndarray, score_type: str, settings: Settings, progress: Progress | None
 ) -> ModelScore:
@@ -193,7 +204,8 @@ def ci(
     bar = _progress_bar(progress, len(names), settings.n_resamples)
     try:
         summaries = tuple(
-            _model_score(name, scores.column(name), scores.score_type, settings, bar)
+            _model_score(name, _canonical([scores.column(name)])[0], scores.score_type,
+                         settings, bar)
             for name in names)
     finally:
         if bar is not None:
@@ -219,8 +231,6 @@ def _pick_pair(scores: ItemScores, a: str | None, b: str | None) -> tuple[str, s
     for name in (a, b):
         if name not in scores.models:
             raise EvalbarsError(f"unknown model {name!r}; the data has {list(scores.models)}")
-    if a == b:
-        raise EvalbarsError(f"a and b must be different models, got {a!r} twice")
     return a, b
 
 
@@ -256,11 +266,16 @@ def compare(
     0.0072
     """
     settings = _settings(confidence_level, n_resamples, seed)
+    if a is not None and a == b:
+        raise EvalbarsError(f"a and b must be different models, got {a!r} twice")
     wanted = [a, b] if a is not None and b is not None else None
     scores = _as_item_scores(data, data2, wanted, item=item, model=model, score=score,
                              score_type=score_type, intersect=intersect)
     a_name, b_name = _pick_pair(scores, a, b)
-    x_a, x_b = scores.column(a_name), scores.column(b_name)
+    if a_name <= b_name:
+        x_a, x_b = _canonical([scores.column(a_name), scores.column(b_name)])
+    else:
+        x_b, x_a = _canonical([scores.column(b_name), scores.column(a_name)])
     bar = _progress_bar(progress, 3, settings.n_resamples)
     try:
         summaries = tuple(

@@ -1,0 +1,497 @@
+"""Read CSV, JSON Lines, Parquet files and pandas DataFrames into raw columns.
+
+A reader converts nothing: it returns a :class:`Table` whose columns hold the values as
+the source stored them (CSV text, JSON objects, Arrow/NumPy arrays), and which can say
+where any row came from. Lines are counted from 1 and a CSV header is line 1; a record
+that spans several lines (a quoted newline) is reported at its first line. Parquet and
+DataFrame rows are 0-based positions. :mod:`evalbars.ingest` turns the raw values into
+ids and scores and names every problem by these places.
+
+pandas and pyarrow are optional: they are imported only when a DataFrame is passed or a
+Parquet file is read.
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ._errors import EvalbarsError
+
+FORMATS = {
+    ".csv": "csv",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json-lines": "jsonl",
+    ".parquet": "parquet",
+}
+"""File extension (lower case) -> format name."""
+
+MAX_LISTED = 5
+"""How many offending places, ids or names a message lists before saying "and N more"."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Column:
+    """One column's raw values.
+
+    ``kind`` is one of:
+
+    - ``"text"``: ``values`` is a list of str (CSV cells); ``""`` is an empty cell.
+    - ``"object"``: ``values`` is a list of Python objects; ``None`` is null.
+    - ``"int"``, ``"float"``, ``"bool"``: ``values`` is a NumPy array; ``null`` marks
+      null cells (or is None when there are none). For DataFrames a NaN is pandas'
+      missing value and is marked null; for Parquet only Arrow nulls are.
+
+    ``dtype`` names the source type for messages.
+    """
+
+    kind: str
+    values: Any
+    null: np.ndarray | None = None
+    dtype: str = ""
+
+
+class Table:
+    """Named raw columns of one input, plus where each row came from.
+
+    Parameters
+    ----------
+    label : str
+        How messages name the input: the path as given, or ``"the DataFrame"``.
+    fmt : str
+        ``"csv"``, ``"jsonl"``, ``"parquet"`` or ``"dataframe"``.
+    path : str or None
+        The file path as given (None for a DataFrame).
+    names : sequence of str
+        Column names in source order (unique).
+    n_rows : int
+        Number of data rows.
+    get : callable
+        ``get(name) -> Column``; called at most once per column.
+    lines : ndarray or None
+        Line number of each row (CSV, JSON Lines); None means 0-based row positions.
+    """
+
+    def __init__(
+        self,
+        *,
+        label: str,
+        fmt: str,
+        path: str | None,
+        names: Sequence[str],
+        n_rows: int,
+        get: Callable[[str], Column],
+        lines: np.ndarray | None = None,
+    ) -> None:
+        self.label = label
+        self.fmt = fmt
+        self.path = path
+        self.names = tuple(names)
+        self.n_rows = n_rows
+        self._get = get
+        self._lines = lines
+        self._columns: dict[str, Column] = {}
+        self.memo: dict = {}
+        """Per-load cache for derived values (parsed columns), keyed by the caller."""
+
+    @property
+    def positions(self) -> bool:
+        """True when rows are named by 0-based position (Parquet, DataFrame), not by line."""
+        return self._lines is None
+
+    @property
+    def stem(self) -> str | None:
+        """The file name without its extension (None for a DataFrame)."""
+        return None if self.path is None else Path(self.path).stem
+
+    def column(self, name: str) -> Column:
+        """The raw column ``name`` (which must exist)."""
+        col = self._columns.get(name)
+        if col is None:
+            col = self._columns[name] = self._get(name)
+        return col
+
+    def numbers(self, rows: Sequence[int] | np.ndarray) -> list[int]:
+        """Line numbers (CSV, JSON Lines) or 0-based positions of ``rows``."""
+        rows = np.asarray(rows, dtype=np.int64)
+        if self._lines is None:
+            return rows.tolist()
+        return self._lines[rows].tolist()
+
+    def at(self, rows: Sequence[int] | np.ndarray, limit: int = MAX_LISTED) -> str:
+        """Where ``rows`` are, e.g. ``"at lines 3, 7 of 'a.csv'"`` (first ``limit``, a count)."""
+        nums = sorted(self.numbers(rows))
+        return f"at {places(nums, self._lines is None, limit)} of {self.label}"
+
+    def where(self, rows: Sequence[int] | np.ndarray, limit: int = MAX_LISTED) -> str:
+        """Just the places, e.g. ``"lines 3, 7"`` or ``"rows 0, 4 (0-based)"``."""
+        return places(sorted(self.numbers(rows)), self._lines is None, limit)
+
+
+def places(nums: Sequence[int], positions: bool, limit: int | None = MAX_LISTED) -> str:
+    """``"line 3"``, ``"lines 3, 7, 9, 12, 15 and 4 more"``, ``"rows 0, 4 (0-based)"``."""
+    unit = "row" if positions else "line"
+    shown = list(nums) if limit is None else list(nums)[:limit]
+    text = f"{unit}{'s' if len(nums) > 1 else ''} {', '.join(map(str, shown))}"
+    if len(nums) > len(shown):
+        text += f" and {len(nums) - len(shown)} more"
+    if positions:
+        text += " (0-based)"
+    return text
+
+
+def name_list(names: Sequence[Any], limit: int = 20) -> str:
+    """``'a', 'b', 'c'`` (reprs, shortened), then ``and N more`` past ``limit``."""
+    names = list(names)
+    shown = ", ".join(short(n) for n in names[:limit])
+    if len(names) > limit:
+        shown += f" and {len(names) - limit} more"
+    return shown or "(none)"
+
+
+def short(value: Any, width: int = 40) -> str:
+    """A one-line repr of ``value``, cut to about ``width`` characters."""
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 4] + "...'"
+
+
+def file_format(path: str) -> str:
+    """The format of ``path`` from its extension, or an error listing the supported ones."""
+    suffix = Path(path).suffix.lower()
+    fmt = FORMATS.get(suffix)
+    if fmt is None:
+        known = ", ".join(FORMATS)
+        hint = ""
+        if suffix == ".json":
+            hint = " (a .json file must hold one JSON object per line; rename it .jsonl)"
+        elif suffix in (".gz", ".zip", ".bz2", ".xz", ".zst"):
+            hint = " (decompress it first)"
+        raise EvalbarsError(
+            f"cannot tell the format of {path!r} from its extension {suffix or '(none)'!r}{hint}; "
+            f"supported: {known}"
+        )
+    return fmt
+
+
+def sha256(path: str) -> str:
+    """Hex SHA-256 of a file, read in 1 MiB chunks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def is_dataframe(data: Any) -> bool:
+    """True for a pandas DataFrame, without importing pandas when it isn't loaded."""
+    pd = sys.modules.get("pandas")
+    return pd is not None and isinstance(data, pd.DataFrame)
+
+
+def read(data: Any) -> Table:
+    """Read a path (CSV, JSON Lines, Parquet, by extension) or a pandas DataFrame."""
+    if is_dataframe(data):
+        return read_dataframe(data)
+    if not isinstance(data, (str, os.PathLike)):
+        kind = f"{type(data).__module__}.{type(data).__qualname__}"
+        raise EvalbarsError(
+            f"data must be a file path (str or os.PathLike) or a pandas DataFrame; got {kind}"
+        )
+    path = os.fspath(data)
+    if isinstance(path, bytes):
+        path = os.fsdecode(path)
+    fmt = file_format(path)
+    if not os.path.exists(path):
+        raise EvalbarsError(f"no such file: {path!r}")
+    if os.path.isdir(path):
+        raise EvalbarsError(f"{path!r} is a directory, not a file")
+    try:
+        if fmt == "csv":
+            return read_csv(path)
+        if fmt == "jsonl":
+            return read_jsonl(path)
+        return read_parquet(path)
+    except OSError as exc:
+        raise EvalbarsError(f"could not read {path!r}: {exc.strerror or exc}") from None
+
+
+def _not_utf8(path: str, exc: UnicodeDecodeError) -> EvalbarsError:
+    """Locate the first byte that is not UTF-8 and say which line it is on."""
+    with open(path, "rb") as fh:
+        raw = fh.read()
+    try:
+        raw.decode("utf-8-sig")
+    except UnicodeDecodeError as full:
+        line = raw.count(b"\n", 0, full.start) + 1
+        return EvalbarsError(
+            f"{path!r} is not UTF-8 text (byte 0x{raw[full.start]:02x} at line {line}); "
+            f"save it as UTF-8"
+        )
+    return EvalbarsError(f"{path!r} is not UTF-8 text ({exc.reason}); save it as UTF-8")
+
+
+def _check_names(names: Sequence[str], where: str) -> None:
+    """Column names must be non-empty and unique; ``where`` names the header, keys or schema."""
+    seen: dict[str, int] = {}
+    dups = []
+    for pos, name in enumerate(names, 1):
+        if name == "":
+            raise EvalbarsError(
+                f"column {pos} of {where} has no name"
+                + (" (a trailing comma?)" if pos == len(names) else "")
+                + "; every column needs a name"
+            )
+        if name in seen and name not in dups:
+            dups.append(name)
+        seen.setdefault(name, pos)
+    if dups:
+        raise EvalbarsError(
+            f"duplicated column names in {where}: {name_list(dups)}; "
+            f"column names must be unique"
+        )
+
+
+def read_csv(path: str) -> Table:
+    """Read a comma-separated file with a header row (UTF-8, optional BOM, any line ends)."""
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            reader = csv.reader(fh)
+            records = list(reader)
+            n_lines = reader.line_num
+        if n_lines == len(records):  # one line per record: record k is on line k + 1
+            first_lines = range(1, n_lines + 1)
+        else:  # a quoted field holds a line break: count lines record by record
+            with open(path, newline="", encoding="utf-8-sig") as fh:
+                reader = csv.reader(fh)
+                first_lines, prev = [], 0
+                for _ in reader:
+                    first_lines.append(prev + 1)
+                    prev = reader.line_num
+    except UnicodeDecodeError as exc:
+        raise _not_utf8(path, exc) from None
+    except csv.Error as exc:
+        raise EvalbarsError(
+            f"cannot parse {path!r} as CSV at line {reader.line_num + 1}: {exc}"
+        ) from None
+    if [] in records:  # blank lines carry nothing: skip them, keeping line numbers right
+        kept = [k for k, r in enumerate(records) if r]
+        records = [records[k] for k in kept]
+        first_lines = [first_lines[k] for k in kept]
+    header = records[0] if records else None
+    header_line = first_lines[0] if records else 0
+    rows = records[1:]
+    starts = np.asarray(first_lines[1:], dtype=np.int64)
+    if header is None:
+        raise EvalbarsError(f"{path!r} is empty: no header and no rows")
+    if len(header) == 1 and any(sep in header[0] for sep in (";", "\t", "|")):
+        raise EvalbarsError(
+            f"the header of {path!r} is a single column {short(header[0])}: the file does not "
+            f"look comma-separated (evalbars reads CSV with ',' between fields)"
+        )
+    _check_names(header, f"the header (line {header_line}) of {path!r}")
+    if not rows:
+        raise EvalbarsError(f"{path!r} has a header but no rows")
+    width = len(header)
+    if set(map(len, rows)) != {width}:
+        bad = [i for i, r in enumerate(rows) if len(r) != width]
+        first = bad[0]
+        more = f" (and {len(bad) - 1} more rows with the wrong number of fields: " \
+               f"{places([starts[i] for i in bad[1:]], False)})" if len(bad) > 1 else ""
+        raise EvalbarsError(
+            f"{path!r} line {starts[first]} has {len(rows[first])} fields but the header "
+            f"has {width}{more}; quote fields that contain commas"
+        )
+    index = {name: j for j, name in enumerate(header)}
+
+    def get(name: str) -> Column:
+        j = index[name]
+        return Column("text", [r[j] for r in rows], dtype="text")
+
+    return Table(
+        label=repr(path),
+        fmt="csv",
+        path=path,
+        names=header,
+        n_rows=len(rows),
+        get=get,
+        lines=starts,
+    )
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        dup = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise _DuplicateKey(dup)
+    return obj
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+def read_jsonl(path: str) -> Table:
+    """Read JSON Lines: one JSON object per line; blank lines are skipped."""
+    decoder = json.JSONDecoder(object_pairs_hook=_unique_keys)
+    records: list[dict] = []
+    lines: list[int] = []
+    lineno = 0
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            for lineno, text in enumerate(fh, 1):
+                text = text.strip()
+                if not text:
+                    continue
+                try:
+                    obj = decoder.decode(text)
+                except json.JSONDecodeError as exc:
+                    raise EvalbarsError(
+                        f"{path!r} line {lineno} is not valid JSON: {exc.msg} "
+                        f"(column {exc.colno})"
+                    ) from None
+                except _DuplicateKey as exc:
+                    raise EvalbarsError(
+                        f"{path!r} line {lineno} repeats the key {short(exc.args[0])}; "
+                        f"each key may appear once per object"
+                    ) from None
+                if not isinstance(obj, dict):
+                    kind = {list: "list", str: "string", bool: "boolean", type(None): "null"}
+                    raise EvalbarsError(
+                        f"{path!r} line {lineno} is a JSON {kind.get(type(obj), 'number')}"
+                        f", not an object; each line must be one object such as "
+                        f'{{"id": "q1", "model": "a", "score": 1}}'
+                    )
+                records.append(obj)
+                lines.append(lineno)
+    except UnicodeDecodeError as exc:
+        raise _not_utf8(path, exc) from None
+    if not records:
+        raise EvalbarsError(f"{path!r} has no rows (no JSON objects)")
+    layouts = dict.fromkeys(tuple(r) for r in records)
+    names = list(dict.fromkeys(k for keys in layouts for k in keys))
+    _check_names(names, f"the keys of {path!r}")
+
+    def get(name: str) -> Column:
+        return Column("object", [r.get(name) for r in records], dtype="JSON")
+
+    return Table(
+        label=repr(path),
+        fmt="jsonl",
+        path=path,
+        names=names,
+        n_rows=len(records),
+        get=get,
+        lines=np.asarray(lines, dtype=np.int64),
+    )
+
+
+def read_parquet(path: str) -> Table:
+    """Read a Parquet file with pyarrow (optional dependency)."""
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise EvalbarsError(
+            f"reading Parquet ({path!r}) needs pyarrow: pip install 'evalbars[parquet]'"
+        ) from None
+    try:
+        table = pq.read_table(path)
+    except (pa.ArrowException, ValueError) as exc:
+        message = " ".join(str(exc).split())
+        raise EvalbarsError(f"cannot read {path!r} as Parquet: {message}") from None
+    names = [str(n) for n in table.column_names]
+    _check_names(names, f"the schema of {path!r}")
+    if table.num_rows == 0:
+        raise EvalbarsError(f"{path!r} has columns but no rows")
+
+    def get(name: str) -> Column:
+        return _arrow_column(table.column(names.index(name)), pa)
+
+    return Table(
+        label=repr(path), fmt="parquet", path=path, names=names, n_rows=table.num_rows, get=get
+    )
+
+
+def _arrow_column(chunked: Any, pa: Any) -> Column:
+    kind_of = pa.types
+    arr = chunked.combine_chunks() if chunked.num_chunks != 1 else chunked.chunk(0)
+    if kind_of.is_dictionary(arr.type):
+        arr = arr.dictionary_decode()
+    typ = arr.type
+    null = arr.is_null().to_numpy(zero_copy_only=False) if arr.null_count else None
+    if kind_of.is_integer(typ):
+        filled = arr.fill_null(0) if null is not None else arr
+        return Column("int", filled.to_numpy(zero_copy_only=False), null, str(typ))
+    if kind_of.is_floating(typ):
+        values = arr.to_numpy(zero_copy_only=False).astype(np.float64)
+        return Column("float", values, null, str(typ))
+    if kind_of.is_boolean(typ):
+        filled = arr.fill_null(False) if null is not None else arr
+        return Column("bool", filled.to_numpy(zero_copy_only=False), null, str(typ))
+    return Column("object", arr.to_pylist(), dtype=str(typ))
+
+
+def read_dataframe(df: Any) -> Table:
+    """Read a pandas DataFrame; a named (single-level) index becomes a leading column."""
+    import pandas as pd
+
+    if isinstance(df.columns, pd.MultiIndex):
+        raise EvalbarsError(
+            "the DataFrame has MultiIndex columns; flatten them to single names first"
+        )
+    frame = df
+    if df.index.name is not None and not isinstance(df.index, pd.MultiIndex):
+        if df.index.name in df.columns:
+            raise EvalbarsError(
+                f"the DataFrame's index and one of its columns are both named "
+                f"{short(df.index.name)}; rename one"
+            )
+        frame = df.reset_index()
+    names = [str(c) for c in frame.columns]
+    _check_names(names, "the DataFrame")
+    if len(frame) == 0:
+        raise EvalbarsError("the DataFrame has no rows")
+
+    def get(name: str) -> Column:
+        return _pandas_column(frame.iloc[:, names.index(name)], pd)
+
+    return Table(
+        label="the DataFrame", fmt="dataframe", path=None, names=names, n_rows=len(frame), get=get
+    )
+
+
+def _pandas_column(series: Any, pd: Any) -> Column:
+    dtype = series.dtype
+    name = str(dtype)
+    isna = series.isna().to_numpy(dtype=bool)
+    null = isna if isna.any() else None
+    if isinstance(dtype, np.dtype):
+        if dtype.kind in "iu":
+            return Column("int", series.to_numpy(), None, name)
+        if dtype.kind == "f":
+            return Column("float", series.to_numpy(dtype=np.float64), null, name)
+        if dtype.kind == "b":
+            return Column("bool", series.to_numpy(), None, name)
+    else:
+        api = pd.api.types
+        if api.is_bool_dtype(dtype):
+            return Column("bool", series.to_numpy(dtype=bool, na_value=False), null, name)
+        if api.is_integer_dtype(dtype):
+            values = series.to_numpy(dtype=dtype.numpy_dtype, na_value=0)
+            return Column("int", values, null, name)
+        if api.is_float_dtype(dtype):
+            return Column("float", series.to_numpy(dtype=np.float64, na_value=np.nan), null, name)
+    values = series.to_numpy(dtype=object)
+    if null is not None:
+        values = values.copy()
+        values[null] = None
+    return Column("object", values.tolist(), dtype=name)

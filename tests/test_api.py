@@ -1,0 +1,214 @@
+"""evalbars.compare and evalbars.ci reproduce the published numbers, end to end.
+
+Expected values come from ../shared/fixtures/EXPECTED.md (seed 000, seed 002, scipy,
+statsmodels, R), compared with a tolerance of half the last digit shown there.
+"""
+import csv
+
+import numpy as np
+import pytest
+
+import evalbars
+from evalbars import EvalbarsError
+
+
+def ends(interval):
+    return interval.low, interval.high
+
+
+@pytest.fixture(scope="module")
+def lesson_result():
+    return evalbars.compare("examples/lesson_pair.csv", a="model_a", b="model_b")
+
+
+def test_lesson_scores(lesson_result):
+    a, b = lesson_result.model("model_a"), lesson_result.model("model_b")
+    # seed 000 "What a careful result looks like": A 73.2% (69.3 to 77.1), B 75.8% (72.0 to 79.6)
+    assert a.mean == pytest.approx(0.732, abs=5e-4)
+    assert ends(a.interval("clt")) == pytest.approx((0.693, 0.771), abs=5e-4)
+    assert b.mean == pytest.approx(0.758, abs=5e-4)
+    assert ends(b.interval("clt")) == pytest.approx((0.720, 0.796), abs=5e-4)
+
+
+def test_lesson_gap(lesson_result):
+    d = lesson_result.difference
+    assert d.estimate == pytest.approx(0.026, abs=5e-4)  # seed 000: +2.6 points
+    # scipy (EXPECTED.md): paired CLT 95% CI +0.82 to +4.38 points
+    assert ends(d.interval("paired-wald")) == pytest.approx((0.0082, 0.0438), abs=5e-5)
+    # seed 000: paired bootstrap 95% CI +0.8 to +4.4, 10,000 resamples
+    assert ends(d.interval("paired-bootstrap-percentile")) == pytest.approx((0.008, 0.044),
+                                                                            abs=5e-4)
+    # seed 000 "Measure": the paired interval is about 3 times narrower than the unpaired one
+    assert 2.5 < d.width_ratio < 3.5
+
+
+def test_lesson_agreement_and_tests(lesson_result):
+    g = lesson_result.agreement
+    assert g.correlation == pytest.approx(0.89, abs=0.005)  # seed 000
+    assert (g.a_only + g.b_only, g.b_only, g.a_only) == (21, 17, 4)  # seed 000
+    # R binom.test(17, 21): p = 0.00720
+    assert lesson_result.test("mcnemar-exact").p_value == pytest.approx(0.00720, abs=5e-6)
+    # R mcnemar.test: X-squared = 6.857, p = 0.0088
+    chi2 = lesson_result.test("mcnemar-chi2")
+    assert chi2.statistic == pytest.approx(6.857, abs=5e-4)
+    assert chi2.p_value == pytest.approx(0.0088, abs=5e-5)
+    assert [t.name for t in lesson_result.tests][0] == "mcnemar-exact"
+
+
+def test_lesson_statement(lesson_result):
+    s = lesson_result.statement
+    assert "On this 500-question evaluation set, model_b scored 75.8%" in s
+    assert "model_b outperforms model_a by 2.6 points" in s
+    assert "paired bootstrap 95% CI +0.8 to +4.4, 10,000 resamples" in s
+    assert "disagreed on 21 questions, with model_b correct on 17 and model_a on 4" in s
+    assert "exact McNemar p = 0.007" in s
+    assert s.endswith("so these intervals reflect question sampling only.")
+
+
+def test_cookbook_numbers():
+    r = evalbars.compare("examples/cookbook_topics.csv", a="system_a", b="system_b",
+                         item="example_id")
+    a, b = r.model("system_a"), r.model("system_b")
+    assert (a.mean, b.mean) == pytest.approx((0.615, 0.710))  # seed 002: 123/200, 142/200
+    # seed 002 / statsmodels proportion_confint
+    assert ends(a.interval("wilson")) == pytest.approx((0.546, 0.680), abs=5e-4)
+    assert ends(b.interval("wilson")) == pytest.approx((0.644, 0.768), abs=5e-4)
+    assert ends(a.interval("clopper-pearson")) == pytest.approx((0.5438, 0.6828), abs=5e-5)
+    assert ends(b.interval("clopper-pearson")) == pytest.approx((0.6418, 0.7718), abs=5e-5)
+    assert ends(a.interval("jeffreys")) == pytest.approx((0.5463, 0.6804), abs=5e-5)
+    assert ends(b.interval("jeffreys")) == pytest.approx((0.6444, 0.7695), abs=5e-5)
+    g = r.agreement
+    assert (g.a_only, g.b_only, g.both + g.neither) == (26, 45, 129)  # seed 002
+    assert r.test("mcnemar-exact").p_value == pytest.approx(0.0319, abs=5e-5)  # seed 002
+    assert r.difference.estimate == pytest.approx(0.095)  # seed 002
+    # EXPECTED.md (scipy): paired CLT 95% CI of delta [0.0133, 0.1767]
+    assert ends(r.difference.interval("paired-wald")) == pytest.approx((0.0133, 0.1767),
+                                                                      abs=5e-5)
+
+
+def write_binary(path, values):
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["id", "m"])
+        writer.writerows((f"q{i}", v) for i, v in enumerate(values))
+    return path
+
+
+def test_seven_of_ten(tmp_path):
+    r = evalbars.ci(write_binary(tmp_path / "x.csv", [1] * 7 + [0] * 3))
+    m = r.model("m")
+    # seed 000 / seed 002: Wald [0.42, 0.98] (0.416, 0.984), Wilson [0.40, 0.89] (0.397, 0.892)
+    assert ends(m.interval("wald")) == pytest.approx((0.416, 0.984), abs=5e-4)
+    assert ends(m.interval("wilson")) == pytest.approx((0.397, 0.892), abs=5e-4)
+    assert m.intervals[0].method == "wilson"  # the default shown for 0/1 scores
+    assert any("use wilson" in w for w in r.warnings)
+
+
+def test_nineteen_of_twenty_passes_one_and_says_so(tmp_path):
+    r = evalbars.ci(write_binary(tmp_path / "x.csv", [1] * 19 + [0]))
+    clt = r.model("m").interval("clt")
+    # seed 000 "Measure": the CLT interval for 19/20 is [0.852, 1.048], past 100%
+    assert ends(clt) == pytest.approx((0.852, 1.048), abs=5e-4)
+    assert any("clt interval (0.852 to 1.048) leaves [0, 1]" in w for w in r.warnings)
+
+
+def test_same_seed_same_document_and_seed_recorded(lesson_path):
+    first = evalbars.compare(lesson_path, seed=7, n_resamples=2000).to_dict()
+    assert first == evalbars.compare(lesson_path, seed=7, n_resamples=2000).to_dict()
+    assert first["settings"]["seed"] == 7 and first["provenance"]["seed"] == 7
+    other = evalbars.compare(lesson_path, seed=8, n_resamples=2000).to_dict()
+    assert other["difference"]["intervals"][0] != first["difference"]["intervals"][0]
+
+
+def _without_provenance(doc):
+    return {k: v for k, v in doc.items() if k not in ("provenance", "source")}
+
+
+@pytest.mark.parametrize("continuous", [False, True])
+def test_shuffled_rows_and_renamed_ids_change_nothing(tmp_path, continuous):
+    rng = np.random.default_rng(3)
+    n = 300
+    a = rng.random(n) if continuous else (rng.random(n) < 0.6).astype(int)
+    b = np.clip(a + rng.normal(0.05, 0.1, n), 0, 1) if continuous else \
+        np.where(rng.random(n) < 0.8, a, rng.random(n) < 0.7).astype(int)
+
+    def write(path, ids, order):
+        with open(path, "w", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["id", "a", "b"])
+            writer.writerows((ids[i], a[i], b[i]) for i in order)
+        return path
+
+    plain = write(tmp_path / "plain.csv", [f"q{i}" for i in range(n)], range(n))
+    renamed = write(tmp_path / "renamed.csv", [f"x{(i * 7919) % 10007}" for i in range(n)],
+                    rng.permutation(n))
+    first = evalbars.compare(plain, a="a", b="b", n_resamples=3000).to_dict()
+    second = evalbars.compare(renamed, a="a", b="b", n_resamples=3000).to_dict()
+    assert _without_provenance(first) == _without_provenance(second)
+
+
+@pytest.mark.parametrize("path,a,b,item", [
+    ("examples/lesson_pair.csv", "model_a", "model_b", None),
+    ("examples/cookbook_topics.csv", "system_a", "system_b", "example_id"),
+])
+def test_swapping_models_flips_the_gap_and_keeps_p_values(path, a, b, item):
+    forward = evalbars.compare(path, a=a, b=b, item=item, n_resamples=3000)
+    backward = evalbars.compare(path, a=b, b=a, item=item, n_resamples=3000)
+    assert backward.difference.estimate == -forward.difference.estimate
+    for f, r in zip(forward.difference.intervals, backward.difference.intervals):
+        assert (r.low, r.high) == pytest.approx((-f.high, -f.low), abs=1e-12)
+    assert [t.p_value for t in forward.tests] == pytest.approx([t.p_value for t in backward.tests])
+
+
+def test_continuous_scores_use_t_and_sign_flip(tmp_path):
+    rng = np.random.default_rng(5)
+    path = tmp_path / "ndcg.csv"
+    a = rng.beta(2, 3, 80)
+    b = np.clip(a + rng.normal(0.03, 0.05, 80), 0, 1)
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["query_id", "bm25", "rerank"])
+        writer.writerows((f"q{i}", x, y) for i, (x, y) in enumerate(zip(a, b)))
+    r = evalbars.compare(path, a="bm25", b="rerank")
+    assert r.score_type == "continuous"
+    assert r.model("bm25").intervals[0].method == "t"
+    assert [t.name for t in r.tests] == ["sign-flip", "sign", "paired-t", "wilcoxon"]
+    assert r.agreement.wins + r.agreement.losses + r.agreement.ties == 80
+    assert "rerank scored higher on" in r.statement
+
+
+def test_not_significant_never_claims_equivalence(tmp_path):
+    path = tmp_path / "close.csv"
+    # 200 questions: 130 both right, 48 neither, 10 only a right, 12 only b right.
+    a = np.array([1] * 130 + [0] * 48 + [1] * 10 + [0] * 12)
+    b = np.array([1] * 130 + [0] * 48 + [0] * 10 + [1] * 12)
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["id", "a", "b"])
+        writer.writerows((f"q{i}", x, y) for i, (x, y) in enumerate(zip(a, b)))
+    r = evalbars.compare(path, a="a", b="b")
+    assert r.difference.interval("paired-bootstrap-percentile").low < 0 < \
+        r.difference.interval("paired-bootstrap-percentile").high
+    assert "cannot tell which model is better" in r.statement
+    assert "not evidence that the models are equivalent" in r.statement
+    assert "80% power only for gaps of about" in r.statement
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    (dict(a="model_a", b="nope"), "unknown model 'nope'"),
+    (dict(a="model_a"), "give both a= and b="),
+    (dict(a="model_a", b="model_a"), "must be different models"),
+    (dict(confidence_level=1.5), "confidence_level must be between 0 and 1"),
+    (dict(n_resamples=0), "n_resamples must be a positive integer"),
+    (dict(seed=-1), "seed must be a non-negative integer"),
+])
+def test_bad_arguments(lesson_path, kwargs, message):
+    with pytest.raises(EvalbarsError, match=message):
+        evalbars.compare(lesson_path, **kwargs)
+
+
+def test_three_models_need_a_choice(tmp_path):
+    path = tmp_path / "three.csv"
+    path.write_text("id,x,y,z\nq1,1,0,1\nq2,0,1,1\n")
+    with pytest.raises(EvalbarsError, match=r"3 models \['x', 'y', 'z'\]; choose two"):
+        evalbars.compare(path)

@@ -1,0 +1,91 @@
+"""The CLI mirrors the API: same JSON, exit 2 with one line on bad input, help for all."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+import evalbars
+from evalbars.cli import build_parser, main
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_json_equals_the_api(capsys, lesson_path):
+    status, out, err = run(capsys, "compare", str(lesson_path), "--a", "model_a", "--b",
+                           "model_b", "--format", "json", "--n-resamples", "2000")
+    assert status == 0 and err == ""
+    api = evalbars.compare(lesson_path, a="model_a", b="model_b", n_resamples=2000).to_dict()
+    assert json.loads(out) == json.loads(json.dumps(api))
+
+
+def test_ci_json_equals_the_api(capsys, cookbook_path):
+    status, out, _ = run(capsys, "ci", str(cookbook_path), "--item", "example_id",
+                         "--format", "json", "--seed", "3")
+    assert status == 0
+    api = evalbars.ci(cookbook_path, item="example_id", seed=3).to_dict()
+    assert json.loads(out) == json.loads(json.dumps(api))
+
+
+def test_text_report_reads_well(capsys, lesson_path):
+    status, out, _ = run(capsys, "compare", str(lesson_path))
+    assert status == 0
+    for piece in ("Scores (95% intervals, %)", "wilson (default)", "Difference model_b",
+                  "paired-bootstrap-percentile (default)", "+0.8 to +4.4",
+                  "pairing made the interval", "model_b only 17", "mcnemar-exact (default)",
+                  "Result", "seed 0"):
+        assert piece in out
+
+
+def test_markdown_report(capsys, lesson_path):
+    status, out, _ = run(capsys, "compare", str(lesson_path), "--format", "markdown")
+    assert status == 0
+    assert out.startswith("### evalbars compare: 500 questions")
+    assert "| paired-bootstrap-percentile (default) | +0.8 to +4.4 |" in out
+
+
+def test_warnings_go_to_stderr_with_json(capsys, tmp_path):
+    path = tmp_path / "small.csv"
+    path.write_text("id,m\n" + "".join(f"q{i},{int(i < 19)}\n" for i in range(20)))
+    status, out, err = run(capsys, "ci", str(path), "--format", "json")
+    assert status == 0
+    assert json.loads(out)["warnings"]
+    assert err.startswith("evalbars: warning: model 'm'")
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["compare", "does/not/exist.csv"], "does/not/exist.csv"),
+    (["compare", "examples/lesson_pair.csv", "--a", "model_a", "--b", "zzz"], "zzz"),
+    (["compare", "examples/lesson_pair.csv", "--confidence-level", "95"], "confidence_level"),
+])
+def test_bad_input_exits_2_with_one_line(capsys, argv, message):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert err.startswith("evalbars: error:") and message in err
+    assert err.count("\n") == 1
+
+
+def test_every_command_has_help():
+    parser = build_parser()
+    commands = parser._subparsers._group_actions[0].choices
+    assert {"ci", "compare"} <= set(commands)
+    for name, sub in commands.items():
+        assert sub.format_help().strip(), name
+        assert sub.description, name
+
+
+def test_console_entry_point_runs():
+    out = subprocess.run([sys.executable, "-m", "evalbars", "--version"], capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.strip() == f"evalbars {evalbars.__version__}"
+
+
+def test_help_does_not_import_numpy():
+    code = ("import sys; from evalbars.cli import build_parser; build_parser(); "
+            "print('numpy' in sys.modules, 'scipy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False False"

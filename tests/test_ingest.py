@@ -1,0 +1,912 @@
+"""Tests for evalbars.ingest: layouts, formats, values, every error message, invariances."""
+from __future__ import annotations
+
+import csv
+import doctest
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evalbars import ingest
+from evalbars._errors import EvalbarsError
+from evalbars.ingest import ItemScores, load
+
+ROOT = Path(__file__).resolve().parents[1]
+LESSON = ROOT / "examples" / "lesson_pair.csv"
+COOKBOOK = ROOT / "examples" / "cookbook_topics.csv"
+
+
+def write(tmp_path: Path, name: str, content: str | bytes) -> Path:
+    """Write ``content`` byte for byte (no newline translation)."""
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+    return path
+
+
+def error(*args, **kwargs) -> str:
+    with pytest.raises(EvalbarsError) as info:
+        load(*args, **kwargs)
+    message = str(info.value)
+    assert "\n" not in message, "messages are one line"
+    return message
+
+
+def csv_columns(path: Path) -> dict[str, list[str]]:
+    with open(path, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    return {name: [row[name] for row in rows] for name in rows[0]}
+
+
+WIDE = "qid,model_a,model_b\nq2,1,0\nq1,0,0\nq3,1,1\n"
+LONG = "id,model,score\nq1,a,1\nq1,b,0\nq2,a,0\nq2,b,0\nq3,b,1\nq3,a,1\n"
+
+
+# --------------------------------------------------------------------------- examples
+
+
+def test_lesson_pair_example():
+    data = load(LESSON)
+    cols = csv_columns(LESSON)
+    assert data.models == ("model_a", "model_b")
+    assert data.score_type == "binary"
+    assert len(data.items) == 500 and list(data.items) == sorted(cols["qid"])
+    assert data.scores.shape == (500, 2) and data.scores.dtype == np.float64
+    by_id = dict(zip(cols["qid"], zip(cols["model_a"], cols["model_b"])))
+    expected = np.array([[float(v) for v in by_id[i]] for i in data.items])
+    np.testing.assert_array_equal(data.scores, expected)
+    assert data.dropped is None
+    assert data.describe() == (
+        f"wide csv {LESSON}: item column 'qid', models 'model_a', 'model_b' "
+        "(500 items, 0/1 scores)"
+    )
+    assert data.source["inputs"] == [
+        {"path": str(LESSON), "sha256": hashlib.sha256(LESSON.read_bytes()).hexdigest()}
+    ]
+
+
+def test_relative_path_is_kept_as_given():
+    data = load("examples/lesson_pair.csv")  # conftest runs tests from the repository root
+    assert data.describe().startswith("wide csv examples/lesson_pair.csv: item column 'qid'")
+
+
+def test_cookbook_topic_id_is_not_a_model():
+    data = load(COOKBOOK)
+    assert data.models == ("system_a", "system_b")
+    assert data.source["columns"]["item"] == "example_id"
+    assert len(data.items) == 200
+    assert "0" in data.items and "199" in data.items
+    cols = csv_columns(COOKBOOK)
+    order = sorted(range(200), key=lambda k: cols["example_id"][k])
+    np.testing.assert_array_equal(
+        data.column("system_b"), [float(cols["system_b"][k]) for k in order]
+    )
+
+
+# --------------------------------------------------------------------------- layouts
+
+
+def test_wide_csv(tmp_path):
+    data = load(write(tmp_path, "w.csv", WIDE))
+    assert data.items == ("q1", "q2", "q3")
+    assert data.models == ("model_a", "model_b")
+    np.testing.assert_array_equal(data.scores, [[0, 0], [1, 0], [1, 1]])
+    assert data.score_type == "binary"
+    assert data.source["layout"] == "wide" and data.source["format"] == "csv"
+    assert data.source["columns"] == {
+        "item": "qid", "model": None, "score": None, "models": ["model_a", "model_b"]
+    }
+    json.dumps(data.source)  # JSON-safe
+
+
+def test_wide_models_in_requested_order(tmp_path):
+    data = load(write(tmp_path, "w.csv", WIDE), models=["model_b", "model_a"])
+    assert data.models == ("model_b", "model_a")
+    np.testing.assert_array_equal(data.column("model_b"), [0, 0, 1])
+    np.testing.assert_array_equal(data.column("model_a"), [0, 1, 1])
+
+
+def test_wide_models_ignore_other_columns(tmp_path):
+    path = write(tmp_path, "w.csv", "qid,a,notes,b\nq1,1,hello,\nq2,0,,\n")
+    data = load(path, models=["a"])  # b is empty and notes is text: neither is read
+    assert data.models == ("a",)
+
+
+def test_wide_explicit_item_column(tmp_path):
+    path = write(tmp_path, "w.csv", "name,a,b\nx,1,0\ny,0,1\n")
+    data = load(path, item="name")
+    assert data.items == ("x", "y") and data.models == ("a", "b")
+
+
+def test_other_id_like_columns_are_not_models(tmp_path):
+    path = write(tmp_path, "w.csv", "example_id,question_id,a\n1,10,1\n2,20,0\n")
+    data = load(path, item="question_id")
+    assert data.models == ("a",) and data.items == ("10", "20")
+
+
+def test_long_and_nul_ids_stay_exact(tmp_path):
+    pd = pytest.importorskip("pandas")
+    long_id = "x" * 100
+    ids = [long_id, long_id + "y", "a", "a\x00", "\x00a"]
+    for layout in ("wide", "long"):
+        if layout == "wide":
+            df = pd.DataFrame({"qid": ids, "s": [1, 0, 1, 0, 1]})
+        else:
+            df = pd.DataFrame({"qid": ids * 2, "model": ["m"] * 5 + ["n"] * 5,
+                               "score": [1, 0, 1, 0, 1] * 2})
+        data = load(df)
+        assert data.items == tuple(sorted(ids))
+        np.testing.assert_array_equal(data.scores[:, 0], [1, 1, 0, 1, 0])
+
+
+def test_id_column_auto_detection_is_case_insensitive(tmp_path):
+    path = write(tmp_path, "w.csv", "Question_ID,a\nx,1\n")
+    assert load(path).source["columns"]["item"] == "Question_ID"
+
+
+def test_long_csv_auto(tmp_path):
+    data = load(write(tmp_path, "l.csv", LONG))
+    assert data.source["layout"] == "long"
+    assert data.models == ("a", "b")  # file order
+    assert data.items == ("q1", "q2", "q3")
+    np.testing.assert_array_equal(data.scores, [[1, 0], [0, 0], [1, 1]])
+    assert data.describe() == (
+        f"long csv {tmp_path / 'l.csv'}: item column 'id', model column 'model', "
+        "score column 'score', models 'a', 'b' (3 items, 0/1 scores)"
+    )
+
+
+def test_long_explicit_columns(tmp_path):
+    path = write(tmp_path, "l.csv",
+                 "question,system,points\nq1,a,0.5\nq1,b,1\nq2,a,0\nq2,b,0.25\n")
+    data = load(path, item="question", model="system", score="points")
+    assert data.models == ("a", "b") and data.score_type == "continuous"
+    np.testing.assert_array_equal(data.scores, [[0.5, 1], [0, 0.25]])
+    assert data.source["columns"] == {
+        "item": "question", "model": "system", "score": "points", "models": ["a", "b"]
+    }
+
+
+def test_long_score_column_single_numeric_fallback(tmp_path):
+    path = write(tmp_path, "l.csv", "id,model,points\nq1,a,1\nq1,b,0\n")
+    assert load(path).source["columns"]["score"] == "points"
+
+
+def test_long_models_select_values(tmp_path):
+    path = write(tmp_path, "l.csv", LONG + "q1,c,1\n")  # c only has q1: fine when not selected
+    data = load(path, models=["b", "a"])
+    assert data.models == ("b", "a")
+    np.testing.assert_array_equal(data.column("a"), [1, 0, 1])
+
+
+def test_jsonl_long(tmp_path):
+    lines = [
+        {"id": "q1", "model": "a", "score": 1},
+        {"id": "q1", "model": "b", "score": 0.5},
+        {"id": 2, "model": "a", "score": True},
+        {"id": 2, "model": "b", "score": None, "extra": [1, 2]},
+    ]
+    path = write(tmp_path, "r.jsonl", "\n".join(json.dumps(x) for x in lines) + "\n\n")
+    data = load(path, intersect=True)
+    assert data.items == ("q1",) and data.dropped == {"a": 1, "b": 0}
+    assert data.source["format"] == "jsonl"
+    np.testing.assert_array_equal(data.scores, [[1, 0.5]])
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".ndjson", ".json-lines", ".JSONL"])
+def test_jsonl_extensions(tmp_path, suffix):
+    path = write(tmp_path, "r" + suffix, '{"qid": "q1", "a": 1}\n{"qid": "q2", "a": 0}\n')
+    data = load(path)
+    assert data.source["format"] == "jsonl" and data.models == ("a",)
+
+
+def test_parquet(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    table = pa.table({
+        "qid": pa.array([7, 8, 9], pa.int32()),
+        "a": pa.array(["1", " 0.5 ", "true"]),
+        "b": pa.array([True, False, None]),
+        "c": pa.array([1, 0, 1], pa.int8()),
+        "tag": pa.array(["x", "y", "x"]).dictionary_encode(),
+    })
+    path = tmp_path / "r.parquet"
+    pq.write_table(table, path)
+    data = load(path, intersect=True, score_type="continuous")
+    assert data.items == ("7", "8")
+    assert data.models == ("a", "b", "c")
+    np.testing.assert_array_equal(data.scores, [[1, 1, 1], [0.5, 0, 0]])
+    assert data.source["format"] == "parquet"
+    assert data.dropped == {"a": 1, "b": 0, "c": 1}
+
+
+def test_parquet_long_with_nulls(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    table = pa.table({
+        "id": ["q1", "q1", "q2", "q2"],
+        "model": ["a", "b", "a", "b"],
+        "score": pa.array([1.0, 0.0, None, 1.0]),
+    })
+    pq.write_table(table, tmp_path / "r.parquet")
+    message = error(tmp_path / "r.parquet")
+    assert "model 'a' has no score for 1 item" in message and "row 2 (0-based)" in message
+
+
+def test_dataframe_wide_and_long():
+    pd = pytest.importorskip("pandas")
+    wide = pd.DataFrame({"qid": ["q2", "q1"], "a": [1, 0], "b": [0.5, 1.0]})
+    data = load(wide, models=["a", "b"])
+    assert data.items == ("q1", "q2") and data.score_type == "continuous"
+    assert data.source["format"] == "dataframe"
+    assert data.source["inputs"] == [{"path": None, "sha256": None}]
+    assert data.describe().startswith("wide DataFrame: item column 'qid'")
+    long = wide.melt(id_vars="qid", var_name="model", value_name="score")
+    again = load(long)
+    assert again.source["layout"] == "long"
+    np.testing.assert_array_equal(again.scores, data.scores)
+
+
+def test_dataframe_named_index_is_a_column():
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"a": [1, 0], "b": [0, 0]}, index=pd.Index(["q1", "q2"], name="qid"))
+    data = load(df)
+    assert data.items == ("q1", "q2") and data.models == ("a", "b")
+
+
+def test_dataframe_nan_is_missing_and_nullable_dtypes():
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({
+        "qid": pd.array([1, 2, 3], dtype="Int64"),
+        "a": [1.0, np.nan, 0.0],
+        "b": pd.array([True, False, None], dtype="boolean"),
+        "c": pd.array([1, None, 0], dtype="Int64"),
+        "d": pd.array(["1", "0", None], dtype="string"),
+    })
+    data = load(df, intersect=True)
+    assert data.items == ("1",)
+    assert data.models == ("a", "b", "c", "d")
+    assert data.dropped == {"a": 1, "b": 1, "c": 1, "d": 1}
+    message = error(df)
+    assert "model 'a' has no score for 1 item" in message and "row 1 (0-based)" in message
+
+
+def test_two_files(tmp_path):
+    one = write(tmp_path, "base.csv", "id,score\nq1,1\nq2,0\n")
+    two = write(tmp_path, "tuned.jsonl",
+                '{"qid": "q2", "correct": true}\n{"qid": "q1", "correct": 0}\n')
+    data = load(one, two)
+    assert data.models == ("base", "tuned")
+    np.testing.assert_array_equal(data.scores, [[1, 0], [0, 1]])
+    assert data.source["layout"] == "two-files"
+    assert data.source["columns"]["item"] == ["id", "qid"]
+    assert data.source["columns"]["score"] == ["score", "correct"]
+    assert [x["path"] for x in data.source["inputs"]] == [str(one), str(two)]
+    assert data.describe() == (
+        f"two-files csv+jsonl {one} + {two}: item column 'id' / 'qid', score column 'score' / "
+        "'correct', models 'base', 'tuned' (2 items, 0/1 scores)"
+    )
+
+
+def test_two_files_names_and_single_numeric_column(tmp_path):
+    one = write(tmp_path, "x/run.csv", "qid,note,points\nq1,hi,0.5\nq2,yo,1\n")
+    two = write(tmp_path, "y/run.csv", "qid,points\nq1,1\nq2,1\n")
+    data = load(one, two, models=["old", "new"])
+    assert data.models == ("old", "new")
+    np.testing.assert_array_equal(data.column("old"), [0.5, 1])
+
+
+def test_two_dataframes_need_names():
+    pd = pytest.importorskip("pandas")
+    a = pd.DataFrame({"qid": ["q1", "q2"], "score": [1, 0]})
+    b = pd.DataFrame({"qid": ["q1", "q2"], "score": [1, 1]})
+    data = load(a, b, models=["a", "b"])
+    assert data.models == ("a", "b")
+    assert "models=['a', 'b']" in error(a, b)
+
+
+def test_same_data_in_every_format_gives_the_same_result(tmp_path):
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(3)
+    n = 60
+    df = pd.DataFrame({
+        "id": [f"item{k}" for k in rng.permutation(n)],
+        "m1": rng.integers(0, 2, n),
+        "m2": rng.random(n).round(3),
+    })
+    df.to_csv(tmp_path / "d.csv", index=False)
+    df.to_json(tmp_path / "d.jsonl", orient="records", lines=True)
+    df.to_parquet(tmp_path / "d.parquet", index=False)
+    results = [load(x, models=["m1", "m2"]) for x in
+               (df, tmp_path / "d.csv", tmp_path / "d.jsonl", tmp_path / "d.parquet")]
+    for other in results[1:]:
+        assert other.items == results[0].items and other.models == results[0].models
+        assert other.score_type == results[0].score_type == "continuous"
+        np.testing.assert_array_equal(other.scores, results[0].scores)
+
+
+# --------------------------------------------------------------------------- values
+
+
+def test_bom_crlf_quoted_commas_and_line_breaks(tmp_path):
+    content = (
+        "\ufeffqid,a,b\r\n"
+        '"q,1",1,0\r\n'
+        '"q\r\n2"," 0.5 ",TRUE\r\n'
+        "q3,1,false\r\n"
+        "q4,1,x\r\n"
+    )
+    path = write(tmp_path, "bom.csv", content)
+    data = load(path, models=["a"])
+    assert data.items == ("q\r\n2", "q,1", "q3", "q4")
+    assert data.source["columns"]["item"] == "qid"  # the BOM is not part of the name
+    np.testing.assert_array_equal(data.column("a"), [0.5, 1, 1, 1])
+    message = error(path)  # 'x' in b is on line 6: the quoted line break counts as a line
+    assert "'x' at line 6" in message and "column 'b'" in message
+
+
+def test_ids_are_exact_strings(tmp_path):
+    path = write(tmp_path, "w.csv", "qid,a\n007,1\n7,0\n 7,1\n7 ,0\n")
+    data = load(path)
+    assert data.items == (" 7", "007", "7", "7 ")
+    np.testing.assert_array_equal(data.column("a"), [1, 1, 0, 0])
+
+
+def test_json_int_and_string_ids_collide(tmp_path):
+    path = write(tmp_path, "r.jsonl",
+                 '{"qid": 7, "a": 1}\n{"qid": "7", "a": 0}\n{"qid": "07", "a": 0}\n')
+    message = error(path)
+    assert "'7' at lines 1, 2" in message and "repeated" in message
+
+
+def test_score_spellings(tmp_path):
+    path = write(tmp_path, "w.csv", "qid,a,b\nq1,1.0,true\nq2, 0 ,False\nq3,1e0,TRUE\nq4,0,0\n")
+    data = load(path)
+    assert data.score_type == "binary"
+    np.testing.assert_array_equal(data.scores, [[1, 1], [0, 0], [1, 1], [0, 0]])
+
+
+def test_json_booleans_and_numeric_strings(tmp_path):
+    path = write(tmp_path, "r.jsonl", '{"id": "q1", "s": true}\n{"id": "q2", "s": "0.25"}\n')
+    data = load(path)
+    np.testing.assert_array_equal(data.column("s"), [1, 0.25])
+    assert data.score_type == "continuous"
+
+
+def test_score_type_options(tmp_path):
+    path = write(tmp_path, "w.csv", WIDE)
+    assert load(path, score_type="continuous").score_type == "continuous"
+    assert load(path, score_type="binary").score_type == "binary"
+    cont = write(tmp_path, "c.csv", "qid,a\nq1,0.5\nq2,2\nq3,-1\n")
+    assert load(cont).score_type == "continuous"
+
+
+def test_integer_scale_is_continuous(tmp_path):
+    rows = "".join(f"q{k},{k % 5}\n" for k in range(200))  # a 0..4 rating, not a stray
+    assert load(write(tmp_path, "w.csv", "qid,rating\n" + rows)).score_type == "continuous"
+
+
+def test_blank_lines_are_skipped_and_lines_still_counted(tmp_path):
+    path = write(tmp_path, "w.csv", "qid,a\n\nq1,1\n\nq2,abc\n\n")
+    assert "'abc' at line 5" in error(path, models=["a"])
+
+
+def test_scores_are_read_only_and_column_view(tmp_path):
+    data = load(write(tmp_path, "w.csv", WIDE))
+    with pytest.raises(ValueError):
+        data.scores[0, 0] = 5
+    assert not data.column("model_b").flags.writeable
+    assert "ItemScores" in repr(data) and "3 items" in repr(data)
+
+
+def test_sha256_of_each_input(tmp_path):
+    one = write(tmp_path, "a.csv", "qid,score\nq1,1\n")
+    two = write(tmp_path, "b.csv", "qid,score\nq1,0\n")
+    data = load(one, two)
+    assert [x["sha256"] for x in data.source["inputs"]] == [
+        hashlib.sha256(p.read_bytes()).hexdigest() for p in (one, two)
+    ]
+
+
+def test_large_wide_file(tmp_path):
+    n = 20_000
+    rng = np.random.default_rng(0)
+    a, b = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    ids = [f"q{k:05d}" for k in rng.permutation(n)]
+    text = "qid,a,b\n" + "".join(f"{i},{x},{y}\n" for i, x, y in zip(ids, a, b))
+    data = load(write(tmp_path, "big.csv", text))
+    order = np.argsort(ids)
+    np.testing.assert_array_equal(data.scores, np.column_stack([a, b])[order])
+
+
+# --------------------------------------------------------------------------- intersect
+
+
+def test_intersect_wide_counts(tmp_path):
+    path = write(tmp_path, "w.csv", "qid,a,b,c\nq1,1,0,1\nq2,,1,1\nq3,1,,\nq4,,,\nq5,0,0,0\n")
+    data = load(path, intersect=True)
+    assert data.items == ("q1", "q5")
+    assert data.dropped == {"a": 1, "b": 1, "c": 1}  # q4 has no score at all: in no count
+    assert data.source["n_items_read"] == 5
+    assert data.describe().endswith(
+        "(2 items, 0/1 scores); intersect kept 2 of 5 items "
+        "(dropped per model: 'a' 1, 'b' 1, 'c' 1)"
+    )
+
+
+def test_intersect_long_counts(tmp_path):
+    path = write(tmp_path, "l.csv", LONG + "q4,a,1\nq5,a,0\nq6,b,1\n")
+    data = load(path, intersect=True)
+    assert data.items == ("q1", "q2", "q3")
+    assert data.dropped == {"a": 2, "b": 1}
+
+
+def test_intersect_two_files_counts(tmp_path):
+    one = write(tmp_path, "a.csv", "qid,score\nq1,1\nq2,0\nq3,1\n")
+    two = write(tmp_path, "b.csv", "qid,score\nq2,1\nq3,\nq9,0\n")
+    data = load(one, two, intersect=True)
+    assert data.items == ("q2",)
+    assert data.dropped == {"a": 2, "b": 1}
+
+
+def test_without_intersect_dropped_is_none(tmp_path):
+    assert load(write(tmp_path, "w.csv", WIDE)).dropped is None
+
+
+# --------------------------------------------------------------------------- invariances
+
+
+def _shuffled_csv(tmp_path, name, header, rows, seed):
+    rows = list(rows)
+    order = np.random.default_rng(seed).permutation(len(rows))
+    return write(tmp_path, name, header + "".join(rows[k] for k in order))
+
+
+@pytest.mark.parametrize("layout", ["wide", "long"])
+def test_row_order_does_not_matter(tmp_path, layout):
+    rng = np.random.default_rng(11)
+    n = 50
+    a, b = rng.integers(0, 2, n), rng.random(n).round(2)
+    if layout == "wide":
+        header, rows = "qid,a,b\n", [f"q{k},{a[k]},{b[k]}\n" for k in range(n)]
+        options = {"models": ["a", "b"]}  # a 0/1 and a continuous column: name them
+    else:
+        options = {}
+        header = "id,model,score\n"
+        rows = [f"q{k},a,{a[k]}\n" for k in range(n)] + [f"q{k},b,{b[k]}\n" for k in range(n)]
+    first = load(_shuffled_csv(tmp_path, "1.csv", header, rows, 1), **options)
+    second = load(_shuffled_csv(tmp_path, "2.csv", header, rows, 2), **options)
+    assert first.items == second.items
+    assert first.score_type == second.score_type == "continuous"
+    # unrequested long-layout models come in file order; each model's column is the same
+    assert sorted(first.models) == sorted(second.models) == ["a", "b"]
+    for name in ("a", "b"):
+        np.testing.assert_array_equal(first.column(name), second.column(name))
+    requested = load(tmp_path / "2.csv", models=list(first.models))
+    np.testing.assert_array_equal(first.scores, requested.scores)
+
+
+def test_renaming_ids_permutes_rows_only(tmp_path):
+    rng = np.random.default_rng(5)
+    n = 40
+    a, b = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    old = [f"q{k}" for k in range(n)]
+    new = {o: f"item-{v:03d}" for o, v in zip(old, rng.permutation(n))}  # a bijection
+    before = load(write(tmp_path, "1.csv", "qid,a,b\n" + "".join(
+        f"{old[k]},{a[k]},{b[k]}\n" for k in range(n))))
+    after = load(write(tmp_path, "2.csv", "qid,a,b\n" + "".join(
+        f"{new[old[k]]},{a[k]},{b[k]}\n" for k in range(n))))
+    assert after.score_type == before.score_type
+    position = {item: k for k, item in enumerate(after.items)}
+    for k, item in enumerate(before.items):
+        np.testing.assert_array_equal(after.scores[position[new[item]]], before.scores[k])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.text(min_size=1, max_size=4), st.sampled_from(["a", "b", "c"]),
+                  st.sampled_from([0, 1, 0.5])),
+        min_size=1, max_size=30, unique_by=lambda row: (row[0], row[1]),
+    ),
+    st.randoms(use_true_random=False),
+)
+def test_long_dataframe_shuffle_property(rows, rnd):
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame(rows, columns=["id", "model", "score"])
+    shuffled = df.sample(frac=1, random_state=rnd.randrange(2**31)).reset_index(drop=True)
+    try:
+        first = load(df, intersect=True)
+    except EvalbarsError as exc:  # no item scored by every model: must fail the same way
+        with pytest.raises(EvalbarsError, match="no item has a score"):
+            load(shuffled, intersect=True)
+        assert "no item has a score" in str(exc)
+        return
+    second = load(shuffled, intersect=True, models=list(first.models))
+    assert first.items == second.items and first.score_type == second.score_type
+    assert first.dropped == second.dropped
+    np.testing.assert_array_equal(first.scores, second.scores)
+
+
+# --------------------------------------------------------------------------- errors: files
+
+
+def test_error_missing_file(tmp_path):
+    message = error(tmp_path / "nope.csv")
+    assert "no such file" in message and "nope.csv" in message
+
+
+@pytest.mark.parametrize("name, hint", [("r.txt", "'.txt'"), ("r.json", "rename it .jsonl"),
+                                         ("r.csv.gz", "decompress")])
+def test_error_unknown_extension(tmp_path, name, hint):
+    message = error(write(tmp_path, name, "qid,a\nq1,1\n"))
+    assert hint in message and ".csv, .jsonl" in message
+
+
+def test_error_directory(tmp_path):
+    (tmp_path / "d.csv").mkdir()
+    assert "is a directory" in error(tmp_path / "d.csv")
+
+
+def test_error_data_type():
+    message = error(123)
+    assert "file path" in message and "builtins.int" in message
+
+
+def test_error_empty_file(tmp_path):
+    assert "is empty" in error(write(tmp_path, "e.csv", ""))
+
+
+def test_error_header_only(tmp_path):
+    assert "no rows" in error(write(tmp_path, "e.csv", "qid,a,b\n"))
+
+
+def test_error_jsonl_no_rows(tmp_path):
+    assert "no rows" in error(write(tmp_path, "e.jsonl", "\n \n"))
+
+
+def test_error_dataframe_no_rows():
+    pd = pytest.importorskip("pandas")
+    assert "no rows" in error(pd.DataFrame({"qid": [], "a": []}))
+
+
+def test_error_parquet_no_rows(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    pq.write_table(pa.table({"qid": pa.array([], pa.string())}), tmp_path / "e.parquet")
+    assert "no rows" in error(tmp_path / "e.parquet")
+
+
+def test_error_wrong_field_count(tmp_path):
+    path = write(tmp_path, "w.csv", "qid,a,b\nq1,1,0\nq2,1\nq3,1,0,1\nq4,0,0\n")
+    message = error(path)
+    assert "line 3 has 2 fields but the header has 3" in message
+    assert "1 more rows with the wrong number of fields: line 4" in message
+
+
+def test_error_jsonl_invalid_line(tmp_path):
+    path = write(tmp_path, "r.jsonl", '{"qid": "q1", "a": 1}\n{"qid": "q2", "a": \n')
+    assert "line 2 is not valid JSON" in error(path)
+
+
+def test_error_jsonl_not_an_object(tmp_path):
+    path = write(tmp_path, "r.jsonl", '{"qid": "q1", "a": 1}\n\n[1, 2]\n')
+    assert "line 3 is a JSON list, not an object" in error(path)
+
+
+def test_error_jsonl_repeated_key(tmp_path):
+    path = write(tmp_path, "r.jsonl", '{"qid": "q1", "a": 1, "a": 0}\n')
+    assert "line 1 repeats the key 'a'" in error(path)
+
+
+def test_error_duplicated_header(tmp_path):
+    message = error(write(tmp_path, "w.csv", "qid,a,b,a\nq1,1,0,1\n"))
+    assert "duplicated column names" in message and "'a'" in message and "line 1" in message
+
+
+def test_error_duplicated_dataframe_columns():
+    pd = pytest.importorskip("pandas")
+    assert "duplicated column names" in error(pd.DataFrame([[1, 1, 0]], columns=["qid", "a", "a"]))
+
+
+def test_error_unnamed_column(tmp_path):
+    message = error(write(tmp_path, "w.csv", "qid,a,\nq1,1,\n"))
+    assert "column 3" in message and "no name" in message and "trailing comma" in message
+
+
+def test_error_not_utf8(tmp_path):
+    message = error(write(tmp_path, "w.csv", b"qid,a\nq1,1\nq\xe92,0\n"))
+    assert "w.csv" in message and "not UTF-8" in message and "line 3" in message
+
+
+def test_error_not_comma_separated(tmp_path):
+    assert "does not look comma-separated" in error(write(tmp_path, "w.csv", "qid;a;b\nq1;1;0\n"))
+
+
+def test_error_pyarrow_missing(tmp_path, monkeypatch):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    pq.write_table(pa.table({"qid": ["q1"], "a": [1]}), tmp_path / "r.parquet")
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
+    assert "pip install 'evalbars[parquet]'" in error(tmp_path / "r.parquet")
+
+
+def test_error_unreadable_parquet(tmp_path):
+    pytest.importorskip("pyarrow")
+    assert "cannot read" in error(write(tmp_path, "r.parquet", b"not parquet at all"))
+
+
+def test_error_dataframe_multiindex_columns():
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame([[1, 2]], columns=pd.MultiIndex.from_tuples([("x", "a"), ("x", "b")]))
+    assert "MultiIndex" in error(df)
+
+
+# --------------------------------------------------------------------------- errors: columns
+
+
+def test_error_no_id_column(tmp_path):
+    message = error(write(tmp_path, "w.csv", "name,a,b\nq1,1,0\n"))
+    assert "columns: 'name', 'a', 'b'" in message and "item=" in message
+
+
+def test_error_several_id_columns(tmp_path):
+    message = error(write(tmp_path, "w.csv", "id,qid,a\n1,2,1\n"))
+    assert "'id', 'qid'" in message and "item=" in message
+
+
+def test_error_unknown_item_column(tmp_path):
+    message = error(write(tmp_path, "w.csv", "name,a\nq1,1\n"), item="Name")
+    assert "item='Name'" in message and "did you mean 'name'" in message
+    assert "columns: 'name', 'a'" in message
+
+
+def test_error_unknown_model_column(tmp_path):
+    message = error(write(tmp_path, "w.csv", WIDE), models=["model_a", "model_c"])
+    assert "unknown model 'model_c'" in message
+    assert "columns: 'qid', 'model_a', 'model_b'" in message
+
+
+def test_error_item_column_as_model(tmp_path):
+    assert "item id column" in error(write(tmp_path, "w.csv", WIDE), models=["qid"])
+
+
+def test_error_unknown_model_value(tmp_path):
+    message = error(write(tmp_path, "l.csv", LONG), models=["a", "zzz"])
+    assert "unknown model 'zzz'" in message and "which holds 'a', 'b'" in message
+
+
+def test_error_no_model_columns(tmp_path):
+    message = error(write(tmp_path, "w.csv", "qid,answer\nq1,yes\nq2,no\n"))
+    assert "no model columns" in message and "models=" in message and "'answer'" in message
+
+
+def test_error_mostly_numeric_column_with_typo(tmp_path):
+    message = error(write(tmp_path, "w.csv", "qid,a,b\nq1,1,0\nq2,1,1\nq3,0,l\n"))
+    assert "column 'b'" in message and "'l' at line 4" in message and "models=" in message
+
+
+def test_error_score_without_model_column(tmp_path):
+    assert "no 'model' column" in error(write(tmp_path, "w.csv", WIDE), score="model_a")
+
+
+def test_error_model_with_two_files(tmp_path):
+    one = write(tmp_path, "a.csv", "qid,score\nq1,1\n")
+    assert "models=['a', 'b']" in error(one, one, model="model")
+
+
+def test_error_score_column_ambiguous(tmp_path):
+    path = write(tmp_path, "l.csv", "id,model,score,correct\nq1,a,1,1\n")
+    assert "'score', 'correct'" in error(path) and "score=" in error(path)
+
+
+def test_error_score_column_not_found(tmp_path):
+    path = write(tmp_path, "l.csv", "id,model,p,q\nq1,a,1,1\n")
+    message = error(path)
+    assert "numeric columns are 'p', 'q'" in message and "score=" in message
+
+
+def test_error_two_files_no_score_column(tmp_path):
+    one = write(tmp_path, "a.csv", "qid,x,y\nq1,1,0\n")
+    two = write(tmp_path, "b.csv", "qid,score\nq1,1\n")
+    assert "a.csv" in error(one, two) and "score=" in error(one, two)
+
+
+def test_error_columns_must_differ(tmp_path):
+    path = write(tmp_path, "l.csv", LONG)
+    assert "must differ" in error(path, model="model", score="model")
+
+
+def test_error_two_files_same_stem(tmp_path):
+    one = write(tmp_path, "x/run.csv", "qid,score\nq1,1\n")
+    two = write(tmp_path, "y/run.csv", "qid,score\nq1,1\n")
+    message = error(one, two)
+    assert "both inputs are named 'run'" in message and "models=" in message
+
+
+def test_error_two_files_models_length(tmp_path):
+    one = write(tmp_path, "a.csv", "qid,score\nq1,1\n")
+    two = write(tmp_path, "b.csv", "qid,score\nq1,1\n")
+    assert "exactly 2 names" in error(one, two, models=["a"])
+
+
+# --------------------------------------------------------------------------- errors: arguments
+
+
+def test_error_score_type_value(tmp_path):
+    message = error(write(tmp_path, "w.csv", WIDE), score_type="bin")
+    assert "'auto', 'binary', 'continuous'" in message
+
+
+def test_error_models_string(tmp_path):
+    assert "models=['model_a']" in error(write(tmp_path, "w.csv", WIDE), models="model_a")
+
+
+def test_error_models_empty_or_repeated(tmp_path):
+    path = write(tmp_path, "w.csv", WIDE)
+    assert "empty" in error(path, models=[])
+    assert "more than once" in error(path, models=["model_a", "model_a"])
+
+
+def test_error_intersect_not_bool(tmp_path):
+    assert "intersect=" in error(write(tmp_path, "w.csv", WIDE), intersect="yes")
+
+
+def test_error_unknown_model_in_column(tmp_path):
+    data = load(write(tmp_path, "w.csv", WIDE))
+    with pytest.raises(EvalbarsError, match="models: 'model_a', 'model_b'"):
+        data.column("model_c")
+
+
+# --------------------------------------------------------------------------- errors: values
+
+
+def test_error_empty_id(tmp_path):
+    message = error(write(tmp_path, "w.csv", "qid,a\nq1,1\n,0\nq3,1\n,1\n"))
+    assert "empty item id" in message and "lines 3, 5" in message and "'qid'" in message
+
+
+def test_error_id_of_wrong_type(tmp_path):
+    path = write(tmp_path, "r.jsonl", '{"qid": "q1", "a": 1}\n{"qid": 2.5, "a": 0}\n')
+    message = error(path)
+    assert "strings or integers" in message and "2.5 (float)" in message and "line 2" in message
+
+
+def test_error_duplicate_ids_wide(tmp_path):
+    path = write(tmp_path, "w.csv", "qid,a\nq1,1\nq2,0\nq1,1\nq2,1\nq3,0\nq2,0\n")
+    message = error(path)
+    assert "2 item ids are repeated in column 'qid'" in message
+    assert "'q1' at lines 2, 4" in message and "'q2' at lines 3, 5, 7" in message
+    assert "sample column" in message and "later version" in message
+
+
+def test_error_duplicate_item_model_rows(tmp_path):
+    path = write(tmp_path, "l.csv", LONG + "q2,a,1\n")
+    message = error(path)
+    assert "item 'q2' model 'a' at lines 4, 8" in message and "sample column" in message
+
+
+def test_error_duplicate_ids_two_files(tmp_path):
+    one = write(tmp_path, "a.csv", "qid,score\nq1,1\nq1,0\n")
+    two = write(tmp_path, "b.csv", "qid,score\nq1,1\n")
+    assert "'q1' at lines 2, 3" in error(one, two) and "a.csv" in error(one, two)
+
+
+@pytest.mark.parametrize("bad", ["NaN", "inf", "-inf", "abc", "1,5"])
+def test_error_invalid_score(tmp_path, bad):
+    path = write(tmp_path, "w.csv", f'qid,a\nq1,1\nq2,"{bad}"\n')
+    message = error(path, models=["a"])
+    assert f"{bad!r} at line 3" in message and "column 'a'" in message
+
+
+def test_error_invalid_scores_lists_five_and_counts(tmp_path):
+    rows = "".join(f"q{k},{'x' if k % 2 else 1}\n" for k in range(20))
+    message = error(write(tmp_path, "w.csv", "qid,a\n" + rows), models=["a"])
+    assert "has 10 values" in message
+    assert ("'x' at line 3, 'x' at line 5, 'x' at line 7, 'x' at line 9, 'x' at line 11 "
+            "and 5 more") in message
+
+
+def test_error_invalid_json_score(tmp_path):
+    path = write(tmp_path, "r.jsonl", '{"qid": "q1", "a": 1}\n{"qid": "q2", "a": NaN}\n'
+                                      '{"qid": "q3", "a": [1]}\n')
+    message = error(path, models=["a"])
+    assert "nan at line 2" in message and "[1] at line 3" in message
+
+
+def test_error_dataframe_inf():
+    pd = pytest.importorskip("pandas")
+    message = error(pd.DataFrame({"qid": ["q1", "q2"], "a": [1.0, np.inf]}))
+    assert "inf at row 1 (0-based)" in message
+
+
+def test_error_parquet_nan_is_not_missing(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    table = pa.table({"qid": ["q1", "q2"], "a": [1.0, float("nan")]})
+    pq.write_table(table, tmp_path / "r.parquet")
+    assert "nan at row 1 (0-based)" in error(tmp_path / "r.parquet")
+
+
+def test_error_missing_scores_wide(tmp_path):
+    path = write(tmp_path, "w.csv", "qid,a,b\nq1,1,0\nq2,,1\nq3,,\nq4,1,1\n")
+    message = error(path)
+    assert "model 'a' has no score for 2 items" in message and "lines 3, 4" in message
+    assert "model 'b' has no score for 1 item" in message and "line 4" in message
+    assert "intersect=True" in message and "--intersect" in message
+
+
+def test_error_missing_scores_long(tmp_path):
+    path = write(tmp_path, "l.csv", "id,model,score\nq1,a,1\nq1,b,\n")
+    message = error(path)
+    assert "model 'b' has no score for 1 item" in message and "line 3" in message
+
+
+def test_error_items_for_one_model_only(tmp_path):
+    extra_a = "".join(f"x{k},a,1\n" for k in range(7))
+    path = write(tmp_path, "l.csv", LONG + extra_a + "y1,b,0\n")
+    message = error(path)
+    assert "'b' has no row for 7 items" in message
+    assert "'x0', 'x1', 'x2', 'x3', 'x4' and 2 more" in message
+    assert "'a' has no row for 1 item" in message and "'y1'" in message
+    assert "3 items are common" in message and "intersect=True" in message
+
+
+def test_error_no_common_items(tmp_path):
+    one = write(tmp_path, "a.csv", "qid,score\nq1,1\n")
+    two = write(tmp_path, "b.csv", "qid,score\nq2,1\n")
+    message = error(one, two, intersect=True)
+    assert "no item has a score for every model" in message and "'a' 1, 'b' 1" in message
+
+
+def test_error_stray_value_in_binary_column(tmp_path):
+    rows = "".join(f"q{k:03d},{k % 2},{k % 2}\n" for k in range(300))
+    path = write(tmp_path, "w.csv", "qid,a,b\n" + rows.replace("q017,1,1", "q017,1,2"))
+    message = error(path)
+    assert "model 'b'" in message and "values 2" in message and "line 19" in message
+    assert "score_type='continuous'" in message
+    assert load(path, score_type="continuous").score_type == "continuous"
+
+
+def test_error_guessed_model_columns_on_different_scales(tmp_path):
+    path = write(tmp_path, "w.csv", "qid,a,b,n_tokens\nq1,1,0,153\nq2,0,0,87\n")
+    message = error(path)
+    assert "'a', 'b' hold only 0/1 but 'n_tokens' holds other values" in message
+    assert "models=" in message
+    assert load(path, models=["a", "b"]).score_type == "binary"
+    assert load(path, score_type="continuous").models == ("a", "b", "n_tokens")
+
+
+def test_error_binary_requested_but_not_binary(tmp_path):
+    path = write(tmp_path, "w.csv", "qid,a\nq1,0.5\nq2,1\nq3,3\n")
+    message = error(path, score_type="binary")
+    assert "model 'a' has 2 scores other than 0 and 1" in message
+    assert "values 0.5, 3" in message and "lines 2, 4" in message
+
+
+def test_error_empty_model_name(tmp_path):
+    path = write(tmp_path, "l.csv", "id,model,score\nq1,a,1\nq1,,0\n")
+    assert "empty model name in column 'model' at line 3" in error(path)
+
+
+# --------------------------------------------------------------------------- docs
+
+
+def test_doctests():
+    result = doctest.testmod(ingest, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_item_scores_is_frozen(tmp_path):
+    data = load(write(tmp_path, "w.csv", WIDE))
+    assert isinstance(data, ItemScores)
+    with pytest.raises(AttributeError):
+        data.models = ("x",)
