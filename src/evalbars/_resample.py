@@ -24,7 +24,7 @@ import numpy as np
 BLOCK = 512
 """Resamples drawn from one random stream. Fixed: changing it changes every number."""
 
-_MAX_CELLS = 1 << 22
+_MAX_CELLS = 1 << 20
 """Largest number of (resample, unit) index cells held at once within a block."""
 
 
@@ -125,13 +125,12 @@ def bootstrap_sums(
         return _run_blocks(n_resamples, n_columns, seed, draw, BLOCK * n_rows, progress)
 
     rows_per_chunk = max(1, _MAX_CELLS // max(n_rows, 1))
-    index_dtype = np.int32 if n_rows < 2**31 else np.int64
 
     def draw(rng: np.random.Generator, size: int) -> np.ndarray:
         result = np.empty((size, n_columns))
         for start in range(0, size, rows_per_chunk):
             stop = min(size, start + rows_per_chunk)
-            idx = rng.integers(0, n_rows, size=(stop - start, n_rows), dtype=index_dtype)
+            idx = rng.integers(0, n_rows, size=(stop - start, n_rows), dtype=np.intp)
             for j in range(n_columns):
                 result[start:stop, j] = np.take(unit_sums[:, j], idx).sum(axis=1)
         return result

@@ -62,10 +62,12 @@ def _as_item_scores(data, data2, models, **load_options) -> ItemScores:
 def _provenance(scores: ItemScores, settings: Settings) -> dict:
     digest = hashlib.sha256(np.ascontiguousarray(scores.scores).tobytes())
     digest.update("\x00".join(scores.items).encode("utf-8"))
+    source = {key: value for key, value in scores.source.items() if key != "inputs"}
     return {
         "version": __version__,
         "seed": settings.seed,
         "inputs": scores.source.get("inputs", []),
+        "source": {**source, "description": scores.describe()},
         "data_sha256": digest.hexdigest(),
     }
 
@@ -109,13 +111,14 @@ def _difference(a_name: str, b_name: str, a: np.ndarray, b: np.ndarray, score_ty
                 settings: Settings, progress: Progress | None) -> Difference:
     """The paired gap mean(b - a); the bootstrap stream depends on the pair, not its order."""
     level = settings.confidence_level
-    first_is_a = a_name <= b_name
-    columns = np.column_stack([a, b] if first_is_a else [b, a])
-    means = bootstrap.bootstrap_means(
-        columns, n_resamples=settings.n_resamples,
+    # Resample the per-item differences, in a form that does not depend on which model
+    # is called a: the stream is keyed by the sorted pair, and d is taken as
+    # (later name) - (earlier name), then negated back if needed.
+    sign = 1.0 if a_name <= b_name else -1.0
+    gaps = sign * bootstrap.bootstrap_means(
+        sign * (b - a), n_resamples=settings.n_resamples,
         seed=child_seed(settings.seed, "paired:" + "\x00".join(sorted((a_name, b_name)))),
-        progress=progress)
-    gaps = means[:, 1] - means[:, 0] if first_is_a else means[:, 0] - means[:, 1]
+        progress=progress)[:, 0]
     methods = BINARY_DIFFERENCE_METHODS if score_type == "binary" \
         else CONTINUOUS_DIFFERENCE_METHODS
     computed: list[Interval] = []
@@ -212,7 +215,7 @@ def ci(
             bar.close()
     result = CIResult(
         n_items=len(scores.items), score_type=scores.score_type, settings=settings,
-        models=summaries, statement="", dropped=scores.dropped, source=scores.source,
+        models=summaries, statement="", dropped=scores.dropped,
         warnings=tuple(w for m in summaries for w in interval_warnings(m, scores.score_type)),
         provenance=_provenance(scores, settings))
     return dataclasses.replace(result, statement=ci_statement(result.to_dict()))
@@ -289,7 +292,7 @@ def compare(
     tests = _tests(a_name, b_name, x_a, x_b, scores.score_type, settings)
     result = CompareResult(
         n_items=len(scores.items), score_type=scores.score_type, settings=settings,
-        models=summaries, statement="", dropped=scores.dropped, source=scores.source,
+        models=summaries, statement="", dropped=scores.dropped,
         warnings=tuple(w for m in summaries for w in interval_warnings(m, scores.score_type)),
         provenance=_provenance(scores, settings),
         difference=difference, agreement=agreement, tests=tests)

@@ -18,7 +18,7 @@ import operator
 from typing import Callable
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from ._errors import EvalbarsError
 from ._types import Interval
@@ -42,7 +42,7 @@ def _z(level: float) -> float:
 
 
 def _t(level: float, df: int) -> float:
-    return float(stats.t.isf((1.0 - level) / 2.0, df)) if df >= 1 else math.nan
+    return float(special.stdtrit(df, (1.0 + level) / 2.0)) if df >= 1 else math.nan
 
 
 def _sd(x: np.ndarray) -> float:
@@ -71,8 +71,8 @@ def _wald(k: int, n: int, level: float) -> tuple[float, float]:
 
 def _clopper_pearson(k: int, n: int, level: float) -> tuple[float, float]:
     tail = (1.0 - level) / 2.0
-    low = float(stats.beta.ppf(tail, k, n - k + 1)) if k > 0 else 0.0
-    high = float(stats.beta.isf(tail, k + 1, n - k)) if k < n else 1.0
+    low = float(special.betaincinv(k, n - k + 1, tail)) if k > 0 else 0.0
+    high = float(special.betainccinv(k + 1, n - k, tail)) if k < n else 1.0
     return low, high
 
 
@@ -87,8 +87,8 @@ def _agresti_coull(k: int, n: int, level: float) -> tuple[float, float]:
 def _jeffreys(k: int, n: int, level: float) -> tuple[float, float]:
     tail = (1.0 - level) / 2.0
     return (
-        float(stats.beta.ppf(tail, k + 0.5, n - k + 0.5)),
-        float(stats.beta.isf(tail, k + 0.5, n - k + 0.5)),
+        float(special.betaincinv(k + 0.5, n - k + 0.5, tail)),
+        float(special.betainccinv(k + 0.5, n - k + 0.5, tail)),
     )
 
 

@@ -100,8 +100,9 @@ def render_text(doc: dict, width: int = 92) -> str:
     level = f"{doc['settings']['confidence_level']:.0%}"
     kind = "0/1 scores" if doc["score_type"] == "binary" else "continuous scores"
     lines = [f"evalbars {doc['kind']}: {fmt.count(doc['n_items'])} questions, {kind}"]
-    if doc["source"].get("description"):
-        lines.append(f"read: {doc['source']['description']}")
+    description = doc["provenance"].get("source", {}).get("description")
+    if description:
+        lines.append(f"read: {description}")
     if doc.get("dropped"):
         dropped = ", ".join(f"{k} {fmt.count(v)}" for k, v in doc["dropped"].items())
         lines.append(f"--intersect dropped items present for one model only: {dropped}")

@@ -141,7 +141,6 @@ class _Report:
     statement: str
     warnings: tuple[str, ...]
     dropped: dict | None
-    source: dict
     provenance: dict
 
     def model(self, name: str) -> ModelScore:
@@ -158,7 +157,6 @@ class _Report:
             "n_items": self.n_items,
             "score_type": self.score_type,
             "settings": self.settings.to_dict(),
-            "source": self.source,
             "models": [model.to_dict() for model in self.models],
         }
         if self.dropped is not None:

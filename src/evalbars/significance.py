@@ -25,7 +25,7 @@ import operator
 from typing import Callable
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 from ._errors import EvalbarsError
 from ._resample import sign_flip_sums
@@ -148,7 +148,24 @@ def _binom_two_sided(k: int, m: int) -> float:
     """Two-sided exact p of k ~ Binomial(m, 1/2): min(1, 2 F(min(k, m-k))); 1 when m = 0."""
     if m == 0:
         return 1.0
-    return float(min(1.0, 2.0 * stats.binom.cdf(min(k, m - k), m, 0.5)))
+    return float(min(1.0, 2.0 * special.bdtr(min(k, m - k), m, 0.5)))
+
+
+def _half_binomial_pmf(k: int, m: int) -> float:
+    """P(K = k) for K ~ Binomial(m, 1/2), through log-gamma (no huge coefficients)."""
+    log_pmf = special.gammaln(m + 1) - special.gammaln(k + 1) - special.gammaln(m - k + 1)
+    return float(math.exp(log_pmf - m * math.log(2.0)))
+
+
+def _average_ranks(x: np.ndarray) -> np.ndarray:
+    """Ranks 1..n of x, ties sharing their average rank (as scipy.stats.rankdata)."""
+    order = np.argsort(x, kind="stable")
+    values = x[order]
+    starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
+    ends = np.r_[starts[1:], values.size]
+    ranks = np.empty(x.size)
+    ranks[order] = np.repeat((starts + ends + 1) / 2.0, ends - starts)
+    return ranks
 
 
 def _fsum_mean(x: np.ndarray) -> float:
@@ -234,7 +251,7 @@ def mcnemar_chi2(a: object, b: object) -> TestResult:
     if m == 0:
         return TestResult("mcnemar-chi2", math.nan, 1.0)
     statistic = max(abs(b_only - a_only) - 1, 0) ** 2 / m
-    return TestResult("mcnemar-chi2", float(statistic), float(stats.chi2.sf(statistic, 1)))
+    return TestResult("mcnemar-chi2", float(statistic), float(special.chdtrc(1, statistic)))
 
 
 def mcnemar_midp(a: object, b: object) -> TestResult:
@@ -280,11 +297,11 @@ def mcnemar_midp(a: object, b: object) -> TestResult:
     if m == 0:
         return TestResult("mcnemar-midp", float(b_only), 1.0)
     k = min(a_only, b_only)
-    point = float(stats.binom.pmf(k, m, 0.5))
+    point = _half_binomial_pmf(k, m)
     if a_only == b_only:
         p = 1.0 - 0.5 * point
     else:
-        p = 2.0 * float(stats.binom.cdf(k, m, 0.5)) - point
+        p = 2.0 * float(special.bdtr(k, m, 0.5)) - point
     return TestResult("mcnemar-midp", float(b_only), float(min(max(p, 0.0), 1.0)))
 
 
@@ -489,7 +506,7 @@ def paired_t(a: object, b: object) -> TestResult:
     if var == 0.0:
         return TestResult("paired-t", math.copysign(math.inf, mean), 0.0)
     t = mean / math.sqrt(var / n)
-    return TestResult("paired-t", t, float(min(1.0, 2.0 * stats.t.sf(abs(t), n - 1))))
+    return TestResult("paired-t", t, float(min(1.0, 2.0 * special.stdtr(n - 1, -abs(t)))))
 
 
 def _subset_sum_counts(weights: np.ndarray) -> np.ndarray:
@@ -565,7 +582,7 @@ def wilcoxon(a: object, b: object) -> TestResult:
     if m == 0:
         return TestResult("wilcoxon", 0.0, 1.0)
     mags = np.abs(nonzero)
-    ranks = stats.rankdata(mags)  # average ranks: multiples of 1/2, summed exactly
+    ranks = _average_ranks(mags)  # multiples of 1/2, summed exactly
     r_plus = float(np.sum(ranks[nonzero > 0]))
     r_minus = m * (m + 1) / 2 - r_plus
     _, tie_sizes = np.unique(mags, return_counts=True)
@@ -576,7 +593,7 @@ def wilcoxon(a: object, b: object) -> TestResult:
         se = math.sqrt((m * (m + 1) * (2 * m + 1) - np.sum(tie_sizes**3 - tie_sizes) / 2) / 24)
         z = (r_plus - m * (m + 1) / 4) / se
         z -= np.sign(z) * 0.5 / se
-        p = float(min(1.0, 2.0 * stats.norm.sf(abs(z))))
+        p = float(min(1.0, 2.0 * special.ndtr(-abs(z))))
         return TestResult("wilcoxon", min(r_plus, r_minus), p, exact=False)
 
     counts = _subset_sum_counts(np.rint(2 * ranks).astype(np.int64))  # null law of 2 R+

@@ -5,7 +5,7 @@ shows the same words.
 """
 from __future__ import annotations
 
-from scipy.stats import norm
+from scipy.special import ndtri
 
 from . import _format as fmt
 
@@ -61,7 +61,7 @@ def ci_statement(doc: dict) -> str:
 
 def _minimum_detectable_gap(sd_diff: float, n: int, alpha: float, power: float = 0.8) -> float:
     """Normal-approximation gap a two-sided paired test detects with this power."""
-    return (norm.ppf(1 - alpha / 2) + norm.ppf(power)) * sd_diff / n**0.5
+    return (ndtri(1 - alpha / 2) + ndtri(power)) * sd_diff / n**0.5
 
 
 def _disagreement_sentence(doc: dict, test: dict) -> str:
