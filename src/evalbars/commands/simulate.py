@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ._common import add_format
+
 _OPTIONS = {
     "n": dict(type=int, metavar="N", help="questions"),
     "accuracy": dict(type=float, metavar="P", help="model A's true accuracy, a fraction "
@@ -46,6 +48,8 @@ _OPTIONS = {
 """argparse settings of every option, by API keyword."""
 
 _PAIR = {"accuracy": 0.70, "disagreement": None, "correlation": None}
+_PAIR_SETTINGS = ("n", "accuracy", "gap", "disagreement", "correlation")
+"""misaligned: settings of the fake pair simulated when no DATA is given."""
 _RUN = {"alpha": 0.05, "experiments": 20_000, "seed": 0}
 
 SIMULATIONS = {
@@ -137,12 +141,14 @@ def _add(names, name: str) -> None:
                             help="the results file to write (CSV)")
     for key, default in defaults.items():
         option = dict(_OPTIONS[key])
+        if name == "misaligned" and key in _PAIR_SETTINGS:
+            option["help"] = "without DATA (fake pair): " + option["help"]
+            default = SIMULATIONS["fake-pair"][3][key]
         if default is not None:
             option["help"] += f" (default: {default:,})" if isinstance(default, int) \
                 else f" (default: {default})"
         parser.add_argument("--" + key.replace("_", "-"), dest=key, **option)
-    parser.add_argument("--format", choices=("text", "json", "markdown"), default="text",
-                        help="output format (default: text)")
+    add_format(parser)
     parser.set_defaults(handler=lambda args: _run(name, args))
 
 
