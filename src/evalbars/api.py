@@ -11,7 +11,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from . import __version__, _progress, bootstrap, intervals, significance
+from . import __version__, _progress, bootstrap, equivalence, intervals, significance
 from ._errors import EvalbarsError
 from ._seeding import check_seed, child_seed
 from ._types import Interval, TestResult
@@ -251,6 +251,7 @@ def compare(
     confidence_level: float = 0.95,
     n_resamples: int = 10_000,
     seed: int = 0,
+    margin: float | None = None,
     progress: bool = False,
 ) -> CompareResult:
     """Paired comparison of model ``b`` against model ``a`` on the same items.
@@ -258,6 +259,11 @@ def compare(
     Each model's score with its intervals, the gap ``mean(b - a)`` with paired
     intervals (and the unpaired one for contrast), item-level agreement, every paired
     test, and a result statement. See docs/json.md for every field.
+
+    With ``margin`` M (in score units: 0.01 is 1 point for 0/1 scores), also the paired
+    non-inferiority and TOST equivalence tests of the gap within M, each at level
+    1 - confidence_level, decided from the (2 confidence_level - 1) interval (90% for
+    the default 95%), and a statement that words the decision.
 
     Examples
     --------
@@ -295,5 +301,7 @@ def compare(
         models=summaries, statement="", dropped=scores.dropped,
         warnings=tuple(w for m in summaries for w in interval_warnings(m, scores.score_type)),
         provenance=_provenance(scores, settings),
-        difference=difference, agreement=agreement, tests=tests)
+        difference=difference, agreement=agreement, tests=tests,
+        equivalence=None if margin is None else equivalence.paired_equivalence(
+            x_a, x_b, margin=margin, alpha=1.0 - settings.confidence_level))
     return dataclasses.replace(result, statement=compare_statement(result.to_dict()))

@@ -8,7 +8,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from typing import TYPE_CHECKING
+
 from ._types import Interval, TestResult
+
+if TYPE_CHECKING:
+    from .equivalence import Equivalence
 
 SCHEMA_VERSION = 1
 
@@ -190,6 +195,7 @@ class CompareResult(_Report):
     difference: Difference
     agreement: Agreement
     tests: tuple[TestResult, ...]
+    equivalence: "Equivalence | None" = None
 
     def test(self, name: str) -> TestResult:
         """The test called ``name`` (e.g. ``"mcnemar-exact"``)."""
@@ -203,6 +209,8 @@ class CompareResult(_Report):
         out["difference"] = self.difference.to_dict()
         out["agreement"] = self.agreement.to_dict()
         out["tests"] = [test.to_dict() for test in self.tests]
+        if self.equivalence is not None:
+            out["equivalence"] = self.equivalence.to_dict()
         return self._finish(out)
 
     def __str__(self) -> str:

@@ -130,5 +130,41 @@ def compare_statement(doc: dict) -> str:
             f"{fmt.count(doc['n_items'])} questions and this much disagreement, the comparison "
             f"had 80% power only for gaps of about {fmt.value(mde, score_type, digits)}{unit} "
             "or more.")
+    if "equivalence" in doc:
+        sentences.append(equivalence_sentence(doc))
     sentences.append(UNMEASURED)
     return " ".join(sentences)
+
+
+def equivalence_sentence(doc: dict) -> str:
+    """The decision of the non-inferiority / equivalence tests, in words.
+
+    A margin is judged from the (1 - 2 alpha) interval; "the data cannot rule out a loss
+    of x" is said whenever the interval reaches below minus the margin.
+    """
+    result = doc["equivalence"]
+    score_type = doc["score_type"]
+    a, b = doc["difference"]["a"], doc["difference"]["b"]
+    interval = result["interval"]
+    digits = fmt.decimals_for(score_type, interval["high"] - interval["low"])
+    unit = " points" if score_type == "binary" else ""
+    margin = fmt.value(result["margin"], score_type, digits)
+    ends = (f"{interval['level']:.0%} CI of the gap {fmt.value(interval['low'], score_type, digits, sign=True)}"
+            f" to {fmt.value(interval['high'], score_type, digits, sign=True)}")
+    decision = result["decision"]
+    if decision == "equivalent":
+        return (f"Within a margin of \u00b1{margin}{unit} the models are equivalent ({ends}, inside "
+                f"the margin; TOST p {fmt.p_value(result['tost_p'])}).")
+    if decision == "non-inferior":
+        return (f"{b} is not worse than {a} by more than {margin}{unit} ({ends}; "
+                f"non-inferiority p {fmt.p_value(result['non_inferiority_p'])}).")
+    if decision == "inferior":
+        return f"{b} is worse than {a} by more than {margin}{unit} ({ends})."
+    loss = fmt.value(-interval["low"], score_type, digits)
+    sentence = (f"The data cannot rule out a loss of up to {loss}{unit} for {b} against {a} "
+                f"({ends}), more than the margin of {margin}{unit}")
+    if result["n_needed"] is not None:
+        sentence += (f"; about {fmt.count(result['n_needed'])} questions would be needed to "
+                     f"show a loss of at most {margin}{unit} (80% power, if the models are "
+                     "truly equal)")
+    return sentence + "."

@@ -25,11 +25,13 @@ def load_options(args: argparse.Namespace) -> dict:
                 score_type=args.score_type, intersect=args.intersect)
 
 
-def add_settings(parser: argparse.ArgumentParser, *, resamples: bool = True) -> None:
+def add_settings(parser: argparse.ArgumentParser, *, resamples: bool = True,
+                 confidence_level: bool = True) -> None:
     """--confidence-level, --n-resamples, --seed and --format."""
     group = parser.add_argument_group("settings")
-    group.add_argument("--confidence-level", type=float, default=0.95, metavar="LEVEL",
-                       help="interval level (default: 0.95)")
+    if confidence_level:
+        group.add_argument("--confidence-level", type=float, default=0.95, metavar="LEVEL",
+                           help="interval level (default: 0.95)")
     if resamples:
         group.add_argument("--n-resamples", type=int, default=10_000, metavar="B",
                            help="bootstrap and permutation resamples (default: 10000)")

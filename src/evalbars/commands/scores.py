@@ -21,8 +21,8 @@ def _run_ci(args: argparse.Namespace) -> dict:
 def _run_compare(args: argparse.Namespace) -> dict:
     from .. import api
 
-    return api.compare(args.data, args.data2, a=args.a, b=args.b, **load_options(args),
-                       **_settings(args)).to_dict()
+    return api.compare(args.data, args.data2, a=args.a, b=args.b, margin=args.margin,
+                       **load_options(args), **_settings(args)).to_dict()
 
 
 def register(commands) -> None:
@@ -43,5 +43,8 @@ def register(commands) -> None:
     add_data_options(compare)
     compare.add_argument("--a", metavar="NAME", help="the baseline model (column or model name)")
     compare.add_argument("--b", metavar="NAME", help="the model compared against it")
+    compare.add_argument("--margin", type=float, metavar="M",
+                         help="also test non-inferiority and equivalence of B within M "
+                              "(a fraction: 0.01 = 1 point), from the 90%% interval")
     add_settings(compare)
     compare.set_defaults(handler=_run_compare)
