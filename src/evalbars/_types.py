@@ -1,7 +1,7 @@
 """Small frozen records shared by every statistics module."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,4 +45,4 @@ class TestResult:
         return out
 
 
-__all__ = ["Interval", "TestResult", "asdict"]
+__all__ = ["Interval", "TestResult"]
