@@ -100,7 +100,8 @@ def test_wide_csv(tmp_path):
     assert data.score_type == "binary"
     assert data.source["layout"] == "wide" and data.source["format"] == "csv"
     assert data.source["columns"] == {
-        "item": "qid", "model": None, "score": None, "models": ["model_a", "model_b"]
+        "item": "qid", "model": None, "score": None, "models": ["model_a", "model_b"],
+        "cluster": None, "sample": None,
     }
     json.dumps(data.source)  # JSON-safe
 
@@ -169,7 +170,8 @@ def test_long_explicit_columns(tmp_path):
     assert data.models == ("a", "b") and data.score_type == "continuous"
     np.testing.assert_array_equal(data.scores, [[0.5, 1], [0, 0.25]])
     assert data.source["columns"] == {
-        "item": "question", "model": "system", "score": "points", "models": ["a", "b"]
+        "item": "question", "model": "system", "score": "points", "models": ["a", "b"],
+        "cluster": None, "sample": None,
     }
 
 
@@ -785,13 +787,20 @@ def test_error_duplicate_ids_wide(tmp_path):
     message = error(path)
     assert "2 item ids are repeated in column 'qid'" in message
     assert "'q1' at lines 2, 4" in message and "'q2' at lines 3, 5, 7" in message
-    assert "sample column" in message and "later version" in message
+    assert "pass sample= (--sample COL) if these are several sampled answers" in message
 
 
 def test_error_duplicate_item_model_rows(tmp_path):
     path = write(tmp_path, "l.csv", LONG + "q2,a,1\n")
     message = error(path)
-    assert "item 'q2' model 'a' at lines 4, 8" in message and "sample column" in message
+    assert "item 'q2' model 'a' at lines 4, 8" in message
+    assert "pass sample= (--sample COL) if these are several sampled answers" in message
+
+
+def test_error_duplicate_ids_two_files_suggests_sample(tmp_path):
+    one = write(tmp_path, "a.csv", "qid,score\nq1,1\nq1,0\n")
+    two = write(tmp_path, "b.csv", "qid,score\nq1,1\n")
+    assert "pass sample= (--sample COL)" in error(one, two)
 
 
 def test_error_duplicate_ids_two_files(tmp_path):
@@ -895,6 +904,363 @@ def test_error_binary_requested_but_not_binary(tmp_path):
 def test_error_empty_model_name(tmp_path):
     path = write(tmp_path, "l.csv", "id,model,score\nq1,a,1\nq1,,0\n")
     assert "empty model name in column 'model' at line 3" in error(path)
+
+
+# --------------------------------------------------------------------------- samples, clusters
+
+SAMPLED = (
+    "id,model,epoch,score\n"
+    "q1,a,0,1\nq1,a,1,0\nq1,a,2,1\nq2,a,0,0\nq1,b,0,1\nq2,b,0,1\nq2,b,1,1\n"
+)
+
+
+def reference(rows, models):
+    """(items, counts, sums, sumsq) from (item, model, score) rows, by plain Python grouping."""
+    cells: dict = {}
+    for item, name, value in rows:
+        cells.setdefault((item, name), []).append(value)
+    items = sorted({i for i, _ in cells if all((i, m) in cells for m in models)})
+    stats = [[(len(v), sum(v), sum(x * x for x in v)) for v in (cells[i, m] for m in models)]
+             for i in items]
+    counts, sums, sumsq = np.moveaxis(np.array(stats, dtype=float).reshape(-1, len(models), 3),
+                                      2, 0)
+    return items, counts, sums, sumsq
+
+
+def test_without_sample_every_count_is_one(tmp_path):
+    data = load(write(tmp_path, "w.csv", WIDE))
+    np.testing.assert_array_equal(data.counts, np.ones((3, 2)))
+    assert data.counts.dtype == np.int64 and data.sumsq.dtype == np.float64
+    np.testing.assert_array_equal(data.sumsq, data.scores ** 2)
+    assert data.clusters is None
+    for array in (data.counts, data.sumsq):
+        with pytest.raises(ValueError):
+            array[0, 0] = 5
+
+
+def test_long_with_sample_column(tmp_path):
+    path = write(tmp_path, "l.csv", SAMPLED)
+    data = load(path, sample="epoch")
+    assert data.items == ("q1", "q2") and data.models == ("a", "b")
+    np.testing.assert_array_equal(data.counts, [[3, 1], [1, 2]])
+    np.testing.assert_array_equal(data.scores, [[2 / 3, 1], [0, 1]])
+    np.testing.assert_array_equal(data.sumsq, [[2, 1], [0, 2]])
+    assert data.score_type == "binary"  # the answers are 0/1, though a mean is not
+    assert data.source["columns"] == {
+        "item": "id", "model": "model", "score": "score", "models": ["a", "b"],
+        "cluster": None, "sample": "epoch",
+    }
+    assert data.describe() == (
+        f"long csv {path}: item column 'id', model column 'model', score column 'score', "
+        "sample column 'epoch', models 'a', 'b' (2 items, 0/1 scores, 1 to 3 answers per "
+        "question, 1.8 on average)"
+    )
+
+
+def test_wide_with_sample_column(tmp_path):
+    path = write(tmp_path, "w.csv", "qid,epoch,a,b\nq2,2,0.5,0.25\nq1,0,0.5,1\nq1,1,0.25,0\n"
+                                    "q2,0,1,0.75\nq2,1,0,0.5\n")
+    data = load(path, sample="epoch")
+    assert data.models == ("a", "b")  # the numeric epoch column is not a model
+    np.testing.assert_array_equal(data.counts, [[2, 2], [3, 3]])
+    np.testing.assert_array_equal(data.scores, [[0.375, 0.5], [0.5, 0.5]])
+    np.testing.assert_array_equal(data.sumsq, [[0.3125, 1], [1.25, 0.875]])
+    assert data.score_type == "continuous"
+    assert data.describe().endswith(
+        "item column 'qid', sample column 'epoch', models 'a', 'b' "
+        "(2 items, continuous scores, 2 to 3 answers per question, 2.5 on average)"
+    )
+
+
+def test_two_files_with_sample_column_in_one_or_both(tmp_path):
+    one = write(tmp_path, "base.csv", "id,epoch,score\nq1,0,1\nq1,1,0\nq2,0,1\n")
+    two = write(tmp_path, "tuned.csv", "id,score\nq2,0\nq1,1\n")
+    data = load(one, two, sample="epoch")
+    np.testing.assert_array_equal(data.counts, [[2, 1], [1, 1]])
+    np.testing.assert_array_equal(data.scores, [[0.5, 1], [1, 0]])
+    assert data.source["columns"]["sample"] == ["epoch", None]
+    assert "sample column 'epoch'" in data.describe()
+    three = write(tmp_path, "sampled.csv", "id,epoch,score\nq1,7,1\nq2,7,1\nq2,8,0\nq2,9,0\n")
+    both = load(one, three, sample="epoch")
+    np.testing.assert_array_equal(both.counts, [[2, 1], [1, 3]])
+    np.testing.assert_array_equal(both.sumsq, [[1, 1], [1, 1]])
+    assert both.source["columns"]["sample"] == ["epoch", "epoch"]
+
+
+def test_unequal_answer_counts_are_described(tmp_path):
+    counts = [3, 5, 4, 4, 4, 4, 4, 5, 4, 4]
+    rows = "".join(f"q{i},m,{k},{k % 2}\n" for i, c in enumerate(counts) for k in range(c))
+    data = load(write(tmp_path, "l.csv", "id,model,epoch,score\n" + rows), sample="epoch")
+    np.testing.assert_array_equal(data.counts[:, 0], [counts[int(i[1:])] for i in data.items])
+    assert "(10 items, 0/1 scores, 3 to 5 answers per question, 4.1 on average)" \
+        in data.describe()
+    same = "".join(f"q{i},m,{k},1\n" for i in range(4) for k in range(5))
+    data = load(write(tmp_path, "s.csv", "id,model,epoch,score\n" + same), sample="epoch")
+    assert "(4 items, 0/1 scores, 5 answers per question)" in data.describe()
+
+
+def test_sample_values_are_labels_from_any_source(tmp_path):
+    pd = pytest.importorskip("pandas")
+    lines = [{"id": "q1", "model": "a", "epoch": 1, "score": 1},
+             {"id": "q1", "model": "a", "epoch": "1 ", "score": 0},  # not the same as 1
+             {"id": "q1", "model": "b", "epoch": 1, "score": 0.5}]
+    path = write(tmp_path, "r.jsonl", "".join(json.dumps(x) + "\n" for x in lines))
+    data = load(path, sample="epoch")
+    np.testing.assert_array_equal(data.counts, [[2, 1]])
+    frame = load(pd.DataFrame(lines), sample="epoch")
+    np.testing.assert_array_equal(frame.sumsq, data.sumsq)
+    csv_path = write(tmp_path, "r.csv", "id,model,epoch,score\nq1,a,1,1\nq1,a,1,0\n")
+    assert "sample '1' at lines 2, 3" in error(csv_path, sample="epoch")
+
+
+def test_sample_and_cluster_columns_are_not_scores_or_ids(tmp_path):
+    path = write(tmp_path, "l.csv", "qid,sample_id,doc_id,model,points\nq1,0,7,a,1\n"
+                                    "q1,1,7,a,0\n")
+    data = load(path, sample="sample_id", cluster="doc_id")
+    assert data.source["columns"]["item"] == "qid"
+    assert data.source["columns"]["score"] == "points"
+    assert data.clusters == ("7",)
+    assert "several columns" in error(path)  # without them, the id-like columns compete
+
+
+def test_cookbook_clustered_by_topic():
+    data = load(COOKBOOK, cluster="topic_id")
+    assert data.models == ("system_a", "system_b")
+    assert data.source["columns"]["cluster"] == "topic_id"
+    cols = csv_columns(COOKBOOK)
+    topic = dict(zip(cols["example_id"], cols["topic_id"]))
+    assert data.clusters == tuple(topic[i] for i in data.items)
+    sizes = {c: data.clusters.count(c) for c in set(data.clusters)}
+    assert len(sizes) == 20 and set(sizes.values()) == {10}
+    assert data.describe().endswith(
+        "(200 items, 0/1 scores), clustered by 'topic_id' (20 clusters)")
+    np.testing.assert_array_equal(data.scores, load(COOKBOOK).scores)
+
+
+def test_numeric_cluster_column_is_not_a_model(tmp_path):
+    path = write(tmp_path, "w.csv", "qid,doc,a,b\nq1,1,1,0\nq2,1,0,0\nq3,2,1,1\n")
+    data = load(path, cluster="doc")
+    assert data.models == ("a", "b") and data.clusters == ("1", "1", "2")
+    assert "'doc' holds other values" in error(path)  # without cluster= it looks like a model
+
+
+def test_cluster_labels_are_exact_strings(tmp_path):
+    path = write(tmp_path, "l.csv", "id,topic,model,score\nq1,T,a,1\nq2, T,a,0\nq3,t,a,1\n")
+    assert load(path, cluster="topic").clusters == ("T", " T", "t")
+
+
+def test_clusters_in_two_files(tmp_path):
+    one = write(tmp_path, "a.csv", "id,topic,score\nq1,x,1\nq2,y,0\nq3,y,1\n")
+    two = write(tmp_path, "b.csv", "id,score\nq3,0\nq1,1\nq2,1\n")
+    data = load(one, two, cluster="topic")
+    assert data.clusters == ("x", "y", "y")
+    assert data.source["columns"]["cluster"] == ["topic", None]
+    assert data.describe().endswith("clustered by 'topic' (2 clusters)")
+    again = write(tmp_path, "c.csv", "id,topic,score\nq3,y,0\nq1,x,1\nq2,y,1\n")
+    assert load(one, again, cluster="topic").clusters == ("x", "y", "y")
+
+
+def test_intersect_with_samples(tmp_path):
+    path = write(tmp_path, "l.csv", "id,model,epoch,score\n"
+                                    "q1,a,0,1\nq1,a,1,\nq1,a,2,0\nq1,b,0,1\n"  # one empty answer
+                                    "q2,a,0,1\nq2,b,0,\nq2,b,1,\n"  # b answered nothing
+                                    "q3,a,0,1\n")  # b has no row
+    data = load(path, sample="epoch", intersect=True)
+    assert data.items == ("q1",) and data.dropped == {"a": 2, "b": 0}
+    np.testing.assert_array_equal(data.counts, [[2, 1]])
+    np.testing.assert_array_equal(data.scores, [[0.5, 1]])
+    message = error(path, sample="epoch")
+    assert "model 'a' has no score for 1 answer (empty cell in column 'score' at line 3" \
+        in message
+    assert "model 'b' has no score for 2 answers" in message
+
+
+def test_stray_answer_is_found_among_samples(tmp_path):
+    rows = "".join(f"q{k},m,{e},{(k + e) % 2}\n" for k in range(100) for e in range(3))
+    path = write(tmp_path, "l.csv", "id,model,epoch,score\n" + rows + "q7,m,3,2\n")
+    message = error(path, sample="epoch")
+    assert "values 2" in message and "line 302" in message
+
+
+@pytest.mark.parametrize("layout", ["wide", "long", "two-files"])
+def test_sampled_and_clustered_results_ignore_row_order(tmp_path, layout):
+    rng = np.random.default_rng(8)
+    n_items = 60
+    answers = rng.integers(1, 6, n_items)
+    topic = [f"t{k % 7}" for k in range(n_items)]
+    if layout == "wide":
+        header = "qid,topic,epoch,a,b\n"
+        rows = [f"q{k},{topic[k]},{e},{rng.random():.6f},{rng.random():.6f}\n"
+                for k in range(n_items) for e in range(answers[k])]
+    else:
+        header = "qid,topic,epoch,model,score\n"
+        rows = [f"q{k},{topic[k]},{e},{m},{rng.random():.6f}\n" for m in "ab"
+                for k in range(n_items) for e in range(rng.integers(1, 6))]
+    results = []
+    for seed in (1, 2):
+        if layout == "two-files":
+            files = []
+            for m in "ab":
+                mine = [r.replace(f",{m},", ",") for r in rows if f",{m}," in r]
+                files.append(_shuffled_csv(tmp_path, f"{m}{seed}.csv", "qid,topic,epoch,score\n",
+                                           mine, seed))
+            results.append(load(*files, models=["a", "b"], sample="epoch", cluster="topic"))
+        else:
+            path = _shuffled_csv(tmp_path, f"{seed}.csv", header, rows, seed)
+            results.append(load(path, models=["a", "b"], sample="epoch", cluster="topic"))
+    first, second = results
+    assert first.items == second.items and first.clusters == second.clusters
+    assert first.clusters == tuple(topic[int(i[1:])] for i in first.items)
+    for name in ("scores", "counts", "sumsq"):  # bit for bit: answers are summed in one order
+        np.testing.assert_array_equal(getattr(first, name), getattr(second, name))
+    parsed = [r.strip().split(",") for r in rows]
+    triples = [(p[0], p[3], float(p[4])) for p in parsed] if layout != "wide" else \
+        [(p[0], m, float(p[3 + j])) for p in parsed for j, m in enumerate("ab")]
+    items, counts, sums, sumsq = reference(triples, ["a", "b"])
+    assert list(first.items) == items
+    np.testing.assert_array_equal(first.counts, counts)
+    np.testing.assert_allclose(first.scores, sums / counts, rtol=1e-13)
+    np.testing.assert_allclose(first.sumsq, sumsq, rtol=1e-13)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["x", "y", "z", "w"]), st.sampled_from(["a", "b"]),
+                  st.integers(0, 3), st.sampled_from([0, 1, 0.5, 0.25])),
+        min_size=1, max_size=40, unique_by=lambda row: row[:3],
+    ),
+    st.randoms(use_true_random=False),
+)
+def test_sampled_dataframe_matches_plain_grouping(rows, rnd):
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame(rows, columns=["id", "model", "epoch", "score"])
+    df = df.sample(frac=1, random_state=rnd.randrange(2**31)).reset_index(drop=True)
+    models = sorted(set(df["model"]))
+    items, counts, sums, sumsq = reference(
+        [(r.id, r.model, float(r.score)) for r in df.itertuples()], models)
+    if not items:
+        with pytest.raises(EvalbarsError, match="no item has a score"):
+            load(df, sample="epoch", intersect=True, models=models)
+        return
+    data = load(df, sample="epoch", intersect=True, models=models)
+    assert list(data.items) == items
+    np.testing.assert_array_equal(data.counts, counts)
+    np.testing.assert_allclose(data.scores, sums / counts, rtol=1e-14)
+    np.testing.assert_allclose(data.sumsq, sumsq, rtol=1e-14)
+
+
+def test_large_long_file_with_samples(tmp_path):
+    rng = np.random.default_rng(4)
+    n_items, k = 20_000, 3
+    item = np.repeat(np.arange(n_items), k)
+    epoch = np.tile(np.arange(k), n_items)
+    score = rng.integers(0, 2, n_items * k)
+    order = rng.permutation(n_items * k)
+    text = "id,model,epoch,score\n" + "".join(
+        f"q{item[p]:05d},m,{epoch[p]},{score[p]}\n" for p in order)
+    data = load(write(tmp_path, "big.csv", text), sample="epoch")
+    assert len(data.items) == n_items and (data.counts == k).all()
+    np.testing.assert_array_equal(data.scores[:, 0] * k, score.reshape(n_items, k).sum(axis=1))
+
+
+def test_load_options_pass_cluster_and_sample_only_when_given():
+    import argparse
+
+    from evalbars.commands._common import add_data_options, load_options
+
+    parser = argparse.ArgumentParser()
+    add_data_options(parser)
+    plain = load_options(parser.parse_args(["r.csv"]))
+    assert "cluster" not in plain and "sample" not in plain
+    given = load_options(parser.parse_args(["r.csv", "--cluster", "topic", "--sample", "ep"]))
+    assert given["cluster"] == "topic" and given["sample"] == "ep"
+    assert "--cluster COL" in parser.format_help() and "--sample COL" in parser.format_help()
+
+
+# --------------------------------------------------------------------------- errors: samples
+
+
+def test_error_item_in_two_clusters(tmp_path):
+    path = write(tmp_path, "l.csv", "id,topic,model,score\nq1,t1,a,1\nq2,t2,a,0\n"
+                                    "q1,t1,b,1\nq2,t2,b,1\nq1,t9,c,0\nq2,t2,c,0\n")
+    message = error(path, cluster="topic")
+    assert message.startswith("1 item is assigned to more than one cluster (column 'topic'): ")
+    assert "item 'q1' is in 't1' at lines 2, 4 of" in message
+    assert "and in 't9' at line 6 of" in message
+    assert load(path, cluster="topic", models=["a", "b"]).clusters == ("t1", "t2")
+
+
+def test_error_item_in_two_clusters_across_files(tmp_path):
+    one = write(tmp_path, "a.csv", "id,topic,score\nq1,x,1\nq2,y,0\n")
+    two = write(tmp_path, "b.csv", "id,topic,score\nq2,y,1\nq1,z,1\n")
+    message = error(one, two, cluster="topic")
+    assert f"item 'q1' is in 'x' at line 2 of '{one}' and in 'z' at line 3 of '{two}'" in message
+
+
+def test_error_missing_cluster_label(tmp_path):
+    path = write(tmp_path, "w.csv", "qid,topic,a\nq1,x,1\nq2,,0\nq3,y,1\nq4,,1\n")
+    message = error(path, cluster="topic")
+    assert "empty cluster label in column 'topic' at lines 3, 5" in message
+
+
+def test_error_duplicate_item_model_sample(tmp_path):
+    path = write(tmp_path, "l.csv", SAMPLED + "q1,a,1,1\n")
+    message = error(path, sample="epoch")
+    assert message.startswith("1 (item, model, sample) answer is given on more than one row: ")
+    assert "item 'q1' model 'a' sample '1' at lines 3, 9 of" in message
+
+
+def test_error_duplicate_sample_in_second_file(tmp_path):
+    one = write(tmp_path, "a.csv", "id,epoch,score\nq1,0,1\n")
+    two = write(tmp_path, "b.csv", "id,epoch,score\nq1,0,1\nq1,0,0\n")
+    message = error(one, two, sample="epoch")
+    assert f"item 'q1' model 'b' sample '0' at lines 2, 3 of '{two}'" in message
+
+
+def test_error_duplicate_item_sample_rows_wide(tmp_path):
+    path = write(tmp_path, "w.csv", "qid,epoch,a,b\nq1,0,1,0\nq1,1,1,1\nq2,0,0,0\nq1,0,1,1\n")
+    message = error(path, sample="epoch")
+    assert "1 (item, sample) pair is repeated in columns 'qid', 'epoch'" in message
+    assert "item 'q1' sample '0' at lines 2, 5" in message
+
+
+def test_error_repeated_id_in_a_file_without_the_sample_column(tmp_path):
+    one = write(tmp_path, "a.csv", "id,epoch,score\nq1,0,1\nq1,1,0\n")
+    two = write(tmp_path, "b.csv", "id,score\nq1,1\nq1,0\n")
+    message = error(one, two, sample="epoch")
+    assert "'q1' at lines 2, 3" in message and f"('{two}' has no sample column 'epoch')" in message
+
+
+def test_error_empty_or_non_label_sample_value(tmp_path):
+    path = write(tmp_path, "l.csv", "id,model,epoch,score\nq1,a,0,1\nq1,a,,0\n")
+    assert "empty sample value in column 'epoch' at line 3" in error(path, sample="epoch")
+    path = write(tmp_path, "r.jsonl", '{"id": "q1", "model": "a", "epoch": 0.5, "score": 1}\n')
+    message = error(path, sample="epoch")
+    assert "sample values in column 'epoch' must be strings or integers" in message
+
+
+def test_error_unknown_cluster_or_sample_column(tmp_path):
+    path = write(tmp_path, "l.csv", "id,topic,model,score\nq1,x,a,1\n")
+    message = error(path, cluster="Topic")
+    assert "cluster='Topic': no such column" in message and "did you mean 'topic'" in message
+    assert "sample='epoch': no such column" in error(path, sample="epoch")
+    one = write(tmp_path, "a.csv", "id,score\nq1,1\n")
+    two = write(tmp_path, "b.csv", "id,score\nq1,0\n")
+    message = error(one, two, cluster="topic")
+    assert "cluster='topic': no such column in" in message and "nor in" in message
+
+
+def test_error_cluster_and_sample_roles(tmp_path):
+    path = write(tmp_path, "w.csv", "qid,topic,a\nq1,x,1\n")
+    message = error(path, cluster="topic", sample="topic")
+    assert "the item, cluster and sample columns of" in message and "must differ" in message
+    assert "models= includes 'topic', which is the cluster column" in error(
+        path, cluster="topic", models=["a", "topic"])
+    assert "cluster= must be a column name" in error(path, cluster="")
+    assert "sample= must be a column name" in error(path, sample=3)
+    long = write(tmp_path, "l.csv", "id,model,score\nq1,a,1\n")
+    assert "must differ" in error(long, score="score", sample="score")
 
 
 # --------------------------------------------------------------------------- docs

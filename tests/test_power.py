@@ -16,6 +16,7 @@ from statsmodels.stats.proportion import proportion_effectsize
 from evalbars import power as P
 from evalbars._errors import EvalbarsError
 from evalbars.cli import build_parser, main
+from evalbars.ingest import load
 
 Z_SUM_SQ = (stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) ** 2
 """Seed 000's (1.96 + 0.84)**2 with exact quantiles: 7.848879734."""
@@ -359,6 +360,59 @@ def test_pilot_on_clustered_design_uses_the_paired_estimate(cookbook_path):
     assert r.inputs["disagreement"] == pytest.approx(71 / 200)
 
 
+def test_pilot_with_clusters_estimates_icc_on_the_differences(cookbook_path, cookbook):
+    a, b = cookbook
+    topics = pd.read_csv(cookbook_path, dtype=str)["topic_id"].to_numpy()
+    pilot = P.from_pilot(cookbook_path, cluster="topic_id")
+    assert pilot.icc == pytest.approx(P.icc(b - a, topics), rel=1e-12)  # row order is id order
+    assert pilot.icc == pytest.approx(-0.0320348, abs=1e-7) and pilot.cluster_size == 10.0
+    assert pilot.to_dict()["icc"] == pilot.icc and pilot.to_dict()["cluster_size"] == 10.0
+    r = P.solve(design="clustered", gap=0.05, power=0.8, pilot=pilot)
+    assert r.inputs["icc"] == 0.0 and r.inputs["cluster_size"] == 10.0  # negative -> 0
+    assert r.n == P.solve(design="clustered", gap=0.05, power=0.8, disagreement=0.355,
+                          icc=0.0, cluster_size=10).n
+    bigger = P.solve(design="clustered", gap=0.05, power=0.8, pilot=pilot, cluster_size=20)
+    assert bigger.inputs["cluster_size"] == 20 and bigger.n_clusters * 20 == bigger.n
+    assert "icc" not in P.solve(gap=0.05, power=0.8, pilot=pilot).inputs  # paired design
+    assert P.from_pilot(cookbook_path).icc is None
+
+
+def test_pilot_with_clusters_and_one_model():
+    # 40 clusters of 5, between variance 0.09, within 0.16: ICC 0.36 by construction.
+    rng = np.random.default_rng(2)
+    labels = np.repeat([f"doc{k:02d}" for k in range(40)], 5)
+    x = 0.5 + rng.normal(0, 0.3, 40).repeat(5) + rng.normal(0, 0.4, 200)
+    df = pd.DataFrame({"id": [f"q{i:03d}" for i in range(200)], "doc": labels, "a": x})
+    pilot = P.from_pilot(df, cluster="doc")
+    assert pilot.icc == pytest.approx(P.icc(x, labels), rel=1e-12)
+    assert 0.2 < pilot.icc < 0.5 and pilot.cluster_size == 5.0
+    r = P.solve(design="clustered", gap=0.05, power=0.8, pilot=pilot)
+    assert r.inputs["icc"] == pilot.icc and r.inputs["variance"] == pilot.variance
+    assert r.design_effect == pytest.approx(1 + 4 * pilot.icc)
+
+
+def test_clustered_pilot_errors(cookbook_path):
+    pilot = P.from_pilot(cookbook_path, cluster="topic_id")
+    singletons = pd.DataFrame({"id": ["x", "y", "z"], "c": ["1", "2", "3"], "a": [1, 0, 1],
+                               "b": [0, 0, 1]})
+    cases = [
+        (lambda: P.solve(design="clustered", gap=0.05, power=0.8, pilot=pilot, icc=0.1),
+         "icc was given and is also estimated from the pilot; give one"),
+        (lambda: P.solve(design="clustered", gap=0.05, power=0.8, pilot=pilot,
+                         design_effect=2.0),
+         "design_effect was given and the clustered pilot estimates icc"),
+        (lambda: P.from_pilot(load(cookbook_path), cluster="topic_id"),
+         "cluster='topic_id' names a column to read, but the pilot was loaded already"),
+        (lambda: P.from_pilot(singletons, cluster="c"),
+         "cannot estimate the pilot's ICC of the differences 'b' - 'a': icc needs at least 2 "
+         "clusters and a cluster with 2 or more questions"),
+    ]
+    for call, message in cases:
+        with pytest.raises(EvalbarsError) as error:
+            call()
+        assert message in str(error.value)
+
+
 # --- intraclass correlation -----------------------------------------------------------------
 
 
@@ -513,6 +567,10 @@ def run(capsys, *argv):
       "unpaired", "--gap", "0.05", "--power", "0.8"],
      lambda: P.solve(design="unpaired", gap=0.05, power=0.8,
                      pilot=P.from_pilot("examples/cookbook_topics.csv", item="example_id"))),
+    (["--pilot", "examples/cookbook_topics.csv", "--cluster", "topic_id", "--design",
+      "clustered", "--gap", "0.05", "--power", "0.8"],
+     lambda: P.solve(design="clustered", gap=0.05, power=0.8,
+                     pilot=P.from_pilot("examples/cookbook_topics.csv", cluster="topic_id"))),
 ])
 def test_cli_json_equals_the_api(capsys, argv, api):
     status, out, err = run(capsys, "power", *argv, "--format", "json")
@@ -544,6 +602,8 @@ def test_cli_markdown_and_grid(capsys):
      "--pilot takes one or two files; got 3"),
     (["--a", "x", "--gap", "0.01", "--power", "0.8", "--disagreement", "0.1"],
      "--a describe the --pilot file"),
+    (["--cluster", "topic_id", "--gap", "0.01", "--power", "0.8", "--disagreement", "0.1"],
+     "--cluster describe the --pilot file"),
     (["--grid", "--gap", "0.01", "--n", "100", "--disagreement", "0.1"], "leave out --gap"),
     (["--pilot", "does/not/exist.csv", "--grid"], "does/not/exist.csv"),
 ])

@@ -11,27 +11,13 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from . import __version__, _progress, bootstrap, equivalence, intervals, significance
+from . import __version__, _parts, _progress, clustering, equivalence
 from ._errors import EvalbarsError
-from ._seeding import check_seed, child_seed
-from ._types import Interval, TestResult
-from .ingest import ItemScores, load
-from .results import Agreement, CIResult, CompareResult, Difference, ModelScore, Settings
-from .statement import ci_statement, compare_statement
+from ._seeding import check_seed
 from .caveats import interval_warnings
-
-BINARY_MODEL_METHODS = ("wilson", "wald", "clt", "clopper-pearson", "agresti-coull", "jeffreys",
-                        "t", "bootstrap-percentile", "bootstrap-bca")
-CONTINUOUS_MODEL_METHODS = ("t", "clt", "bootstrap-percentile", "bootstrap-bca")
-BINARY_DIFFERENCE_METHODS = ("paired-bootstrap-percentile", "paired-wald", "paired-t",
-                             "newcombe", "unpaired-wald")
-CONTINUOUS_DIFFERENCE_METHODS = ("paired-bootstrap-percentile", "paired-wald", "paired-t",
-                                 "unpaired-wald")
-BINARY_TESTS = ("mcnemar-exact", "mcnemar-chi2", "mcnemar-midp", "sign-flip", "paired-t")
-CONTINUOUS_TESTS = ("sign-flip", "sign", "paired-t", "wilcoxon")
-"""Methods and tests computed, in report order; the first of each is the headline."""
-
-Progress = Callable[[int], None]
+from .ingest import ItemScores, load
+from .results import CIResult, CompareResult, Settings
+from .statement import ci_statement, compare_statement
 
 
 def _progress_bar(enabled: bool, stages: int, n_resamples: int) -> _progress.Progress | None:
@@ -60,8 +46,12 @@ def _as_item_scores(data, data2, models, **load_options) -> ItemScores:
 
 
 def _provenance(scores: ItemScores, settings: Settings) -> dict:
-    digest = hashlib.sha256(np.ascontiguousarray(scores.scores).tobytes())
+    digest = hashlib.sha256()
+    for array in (scores.scores, scores.counts, scores.sumsq):
+        digest.update(np.ascontiguousarray(array).tobytes())
     digest.update("\x00".join(scores.items).encode("utf-8"))
+    if scores.clusters is not None:
+        digest.update(b"\x01" + "\x00".join(scores.clusters).encode("utf-8"))
     source = {key: value for key, value in scores.source.items() if key != "inputs"}
     return {
         "version": __version__,
@@ -70,98 +60,6 @@ def _provenance(scores: ItemScores, settings: Settings) -> dict:
         "source": {**source, "description": scores.describe()},
         "data_sha256": digest.hexdigest(),
     }
-
-
-def _canonical(columns: list[np.ndarray]) -> list[np.ndarray]:
-    """The columns with items in a canonical order (sorted by their values).
-
-    Statistics depend only on the multiset of item rows; computing them in one fixed
-    order makes every float bit-identical whatever the row order or the item ids.
-    """
-    matrix = np.column_stack(columns)
-    matrix = matrix[np.lexsort(matrix.T[::-1])]
-    return [matrix[:, j].copy() for j in range(matrix.shape[1])]
-
-
-def _model_score(
-    name: str, x: np.ndarray, score_type: str, settings: Settings, progress: Progress | None
-) -> ModelScore:
-    """Every interval for one model; its bootstrap stream is keyed by the model's name."""
-    level = settings.confidence_level
-    methods = BINARY_MODEL_METHODS if score_type == "binary" else CONTINUOUS_MODEL_METHODS
-    replicates = bootstrap.bootstrap_means(
-        x, n_resamples=settings.n_resamples, seed=child_seed(settings.seed, f"model:{name}"),
-        progress=progress)[:, 0]
-    computed = []
-    for method in methods:
-        if method in intervals.BINOMIAL_METHODS:
-            computed.append(intervals.binomial_interval(
-                int(x.sum()), x.size, method=method, confidence_level=level))
-        elif method in intervals.MEAN_METHODS:
-            computed.append(intervals.mean_interval(x, method=method, confidence_level=level))
-        elif method == "bootstrap-percentile":
-            computed.append(bootstrap.percentile_interval(
-                replicates, method=method, confidence_level=level))
-        else:
-            computed.append(bootstrap.bca_interval(x, replicates, confidence_level=level))
-    return ModelScore(name, int(x.size), float(x.mean()), tuple(computed))
-
-
-def _difference(a_name: str, b_name: str, a: np.ndarray, b: np.ndarray, score_type: str,
-                settings: Settings, progress: Progress | None) -> Difference:
-    """The paired gap mean(b - a); the bootstrap stream depends on the pair, not its order."""
-    level = settings.confidence_level
-    # Resample the per-item differences, in a form that does not depend on which model
-    # is called a: the stream is keyed by the sorted pair, and d is taken as
-    # (later name) - (earlier name), then negated back if needed.
-    sign = 1.0 if a_name <= b_name else -1.0
-    gaps = sign * bootstrap.bootstrap_means(
-        sign * (b - a), n_resamples=settings.n_resamples,
-        seed=child_seed(settings.seed, "paired:" + "\x00".join(sorted((a_name, b_name)))),
-        progress=progress)[:, 0]
-    methods = BINARY_DIFFERENCE_METHODS if score_type == "binary" \
-        else CONTINUOUS_DIFFERENCE_METHODS
-    computed: list[Interval] = []
-    for method in methods:
-        if method == "paired-bootstrap-percentile":
-            computed.append(bootstrap.percentile_interval(
-                gaps, method=method, confidence_level=level))
-        else:
-            computed.append(intervals.paired_interval(a, b, method=method,
-                                                      confidence_level=level))
-    by_name = {interval.method: interval for interval in computed}
-    paired_width = by_name["paired-wald"].high - by_name["paired-wald"].low
-    unpaired_width = by_name["unpaired-wald"].high - by_name["unpaired-wald"].low
-    ratio = unpaired_width / paired_width if paired_width > 0 else float("inf")
-    d = b - a
-    sd = float(np.std(d, ddof=1)) if d.size > 1 else float("nan")
-    return Difference(a_name, b_name, float(np.mean(d)), tuple(computed), sd, float(ratio))
-
-
-def _agreement(a: np.ndarray, b: np.ndarray, score_type: str) -> Agreement:
-    with np.errstate(invalid="ignore", divide="ignore"):
-        correlation = float(np.corrcoef(a, b)[0, 1]) if a.size > 1 else float("nan")
-    if score_type == "binary":
-        a_right, b_right = a == 1, b == 1
-        return Agreement(
-            correlation,
-            both=int(np.count_nonzero(a_right & b_right)),
-            a_only=int(np.count_nonzero(a_right & ~b_right)),
-            b_only=int(np.count_nonzero(~a_right & b_right)),
-            neither=int(np.count_nonzero(~a_right & ~b_right)),
-        )
-    d = b - a
-    return Agreement(correlation, wins=int(np.count_nonzero(d > 0)),
-                     losses=int(np.count_nonzero(d < 0)), ties=int(np.count_nonzero(d == 0)))
-
-
-def _tests(a_name: str, b_name: str, a: np.ndarray, b: np.ndarray, score_type: str,
-           settings: Settings) -> tuple[TestResult, ...]:
-    names = BINARY_TESTS if score_type == "binary" else CONTINUOUS_TESTS
-    seed = child_seed(settings.seed, "sign-flip:" + "\x00".join(sorted((a_name, b_name))))
-    return tuple(
-        significance.paired_test(a, b, name=name, n_resamples=settings.n_resamples, seed=seed)
-        for name in names)
 
 
 def ci(
@@ -174,6 +72,8 @@ def ci(
     score: str | None = None,
     score_type: str = "auto",
     intersect: bool = False,
+    cluster: str | None = None,
+    sample: str | None = None,
     confidence_level: float = 0.95,
     n_resamples: int = 10_000,
     seed: int = 0,
@@ -187,6 +87,15 @@ def ci(
         Per-item results (see :func:`evalbars.ingest.load` for layouts).
     models : list of str, optional
         Which models to report (default: all).
+    item, model, score, score_type, intersect
+        Column choices and validation options of :func:`evalbars.ingest.load`.
+    cluster : str, optional
+        Column naming each item's cluster (document, topic, session): adds clustered
+        standard errors, cluster bootstrap intervals and the design effect.
+    sample : str, optional
+        Column telling several sampled answers to one question apart (an epoch):
+        scores become per-question averages, and the variance is split into question
+        noise and sampling noise.
     confidence_level, n_resamples, seed
         Interval level, bootstrap resamples, and the seed (recorded in the result).
     progress : bool
@@ -202,23 +111,50 @@ def ci(
     """
     settings = _settings(confidence_level, n_resamples, seed)
     scores = _as_item_scores(data, data2, models, item=item, model=model, score=score,
-                             score_type=score_type, intersect=intersect)
+                             score_type=score_type, intersect=intersect, cluster=cluster,
+                             sample=sample)
     names = tuple(models) if models is not None else scores.models
-    bar = _progress_bar(progress, len(names), settings.n_resamples)
+    prepared = _parts.prepare(scores, names)
+    bar = _progress_bar(progress, len(names) * (2 if prepared.clusters is not None else 1),
+                        settings.n_resamples)
     try:
-        summaries = tuple(
-            _model_score(name, _canonical([scores.column(name)])[0], scores.score_type,
-                         settings, bar)
-            for name in names)
+        summaries = tuple(_parts.model_score(prepared, name, settings, bar) for name in names)
     finally:
         if bar is not None:
             bar.close()
     result = CIResult(
         n_items=len(scores.items), score_type=scores.score_type, settings=settings,
         models=summaries, statement="", dropped=scores.dropped,
-        warnings=tuple(w for m in summaries for w in interval_warnings(m, scores.score_type)),
-        provenance=_provenance(scores, settings))
+        warnings=_warnings(prepared, summaries), provenance=_provenance(scores, settings))
     return dataclasses.replace(result, statement=ci_statement(result.to_dict()))
+
+
+def _warnings(prepared: _parts.Prepared, summaries) -> tuple[str, ...]:
+    """Methods known to under-cover here, and what to use instead."""
+    found = [w for m in summaries
+             for w in interval_warnings(m, "binary" if prepared.binary else "continuous")]
+    if prepared.clusters is not None:
+        found += clustering.cluster_warnings(prepared.clusters)
+        for m in summaries:
+            ratio = m.clustered.se / m.clustered.se_naive if m.clustered.se_naive > 0 else 1.0
+            if ratio > 1.1:
+                found.append(
+                    f"model {m.name!r}: intervals that treat the {m.n:,} questions as "
+                    f"independent are {ratio:.2f}x too narrow for these clusters; use the "
+                    "clustered ones (cluster-cr1, cluster-bootstrap-percentile)")
+    return tuple(found)
+
+
+def _equivalence(prepared: _parts.Prepared, a_name: str, b_name: str, difference,
+                 margin: float, settings: Settings) -> equivalence.Equivalence:
+    """Non-inferiority and TOST: paired t, or clustered (CR1 SE, G - 1 df) with clusters."""
+    alpha = 1.0 - settings.confidence_level
+    a, b = prepared.column(a_name), prepared.column(b_name)
+    if difference.clustered is None:
+        return equivalence.paired_equivalence(a, b, margin=margin, alpha=alpha)
+    c = difference.clustered
+    return equivalence.equivalence(c.estimate, c.se, c.n_clusters - 1, margin=margin,
+                                   alpha=alpha, sd=c.se * c.n ** 0.5, n_items=c.n)
 
 
 def _pick_pair(scores: ItemScores, a: str | None, b: str | None) -> tuple[str, str]:
@@ -248,6 +184,8 @@ def compare(
     score: str | None = None,
     score_type: str = "auto",
     intersect: bool = False,
+    cluster: str | None = None,
+    sample: str | None = None,
     confidence_level: float = 0.95,
     n_resamples: int = 10_000,
     seed: int = 0,
@@ -279,29 +217,25 @@ def compare(
         raise EvalbarsError(f"a and b must be different models, got {a!r} twice")
     wanted = [a, b] if a is not None and b is not None else None
     scores = _as_item_scores(data, data2, wanted, item=item, model=model, score=score,
-                             score_type=score_type, intersect=intersect)
+                             score_type=score_type, intersect=intersect, cluster=cluster,
+                             sample=sample)
     a_name, b_name = _pick_pair(scores, a, b)
-    if a_name <= b_name:
-        x_a, x_b = _canonical([scores.column(a_name), scores.column(b_name)])
-    else:
-        x_b, x_a = _canonical([scores.column(b_name), scores.column(a_name)])
-    bar = _progress_bar(progress, 3, settings.n_resamples)
+    prepared = _parts.prepare(scores, tuple(sorted((a_name, b_name))))
+    bar = _progress_bar(progress, 3 * (2 if prepared.clusters is not None else 1),
+                        settings.n_resamples)
     try:
-        summaries = tuple(
-            _model_score(name, x, scores.score_type, settings, bar)
-            for name, x in ((a_name, x_a), (b_name, x_b)))
-        difference = _difference(a_name, b_name, x_a, x_b, scores.score_type, settings, bar)
+        summaries = tuple(_parts.model_score(prepared, name, settings, bar)
+                          for name in (a_name, b_name))
+        difference = _parts.difference(prepared, a_name, b_name, settings, bar)
     finally:
         if bar is not None:
             bar.close()
-    agreement = _agreement(x_a, x_b, scores.score_type)
-    tests = _tests(a_name, b_name, x_a, x_b, scores.score_type, settings)
     result = CompareResult(
         n_items=len(scores.items), score_type=scores.score_type, settings=settings,
         models=summaries, statement="", dropped=scores.dropped,
-        warnings=tuple(w for m in summaries for w in interval_warnings(m, scores.score_type)),
-        provenance=_provenance(scores, settings),
-        difference=difference, agreement=agreement, tests=tests,
-        equivalence=None if margin is None else equivalence.paired_equivalence(
-            x_a, x_b, margin=margin, alpha=1.0 - settings.confidence_level))
+        warnings=_warnings(prepared, summaries), provenance=_provenance(scores, settings),
+        difference=difference, agreement=_parts.agreement(prepared, a_name, b_name),
+        tests=_parts.tests(prepared, a_name, b_name, settings),
+        equivalence=None if margin is None else _equivalence(prepared, a_name, b_name,
+                                                             difference, margin, settings))
     return dataclasses.replace(result, statement=compare_statement(result.to_dict()))

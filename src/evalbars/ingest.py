@@ -6,11 +6,15 @@ Three layouts are understood, from CSV, JSON Lines, Parquet or a pandas DataFram
 - **long**: one row per (item, model) with item, model and score columns;
 - **two files**: two inputs, each with an id column and one score column.
 
-Every layout is mapped onto the canonical long table (item, model, score), validated,
-and aligned by item id into :class:`ItemScores`. Nothing is dropped, coerced or reordered
-silently: bad input raises :class:`~evalbars._errors.EvalbarsError` naming the file,
-the line numbers (a CSV header is line 1) or 0-based rows, the columns and the item ids;
-``intersect=True`` is the one explicit way to drop items, and the result counts them.
+Optionally a **cluster** column groups the items (document, topic, session) and a
+**sample** column tells apart several sampled answers to the same item by the same model
+(an epoch or repeat index). Every layout is mapped onto the canonical long table (item,
+model, score, cluster, sample), validated, reduced to per-(item, model) sufficient
+statistics (answers, sum, sum of squares) and aligned by item id into
+:class:`ItemScores`. Nothing is dropped, coerced or reordered silently: bad input raises
+:class:`~evalbars._errors.EvalbarsError` naming the file, the line numbers (a CSV header
+is line 1) or 0-based rows, the columns and the item ids; ``intersect=True`` is the one
+explicit way to drop items, and the result counts them.
 """
 from __future__ import annotations
 
@@ -41,10 +45,7 @@ STRAY_SHARE = 0.99
 """An all-integer column with at least this share of 0/1 values and some other value is
 treated as a 0/1 column with a typo, and rejected unless ``score_type="continuous"``."""
 
-_SAMPLE_HINT = (
-    "repeated sampled answers per item will need a sample column, which is coming in a "
-    "later version"
-)
+_SAMPLE_HINT = "pass sample= (--sample COL) if these are several sampled answers per question"
 _MODELS_HINT = "; or choose the model columns with models= (--models)"
 _INTERSECT_HINT = "pass intersect=True (--intersect) to compare on the items every model has"
 
@@ -63,17 +64,28 @@ class ItemScores:
     models : tuple of str
         Model names, in the order requested (or the order they appear in the input).
     scores : ndarray, shape (n_items, n_models)
-        float64, read-only; row ``i`` is item ``items[i]``.
+        float64, read-only: each item's mean score over its answers (with one answer, the
+        answer); row ``i`` is item ``items[i]``.
     score_type : str
-        ``"binary"`` (every score is 0 or 1) or ``"continuous"``.
+        ``"binary"`` (every answer is 0 or 1) or ``"continuous"``.
     dropped : dict or None
-        With ``intersect=True``: for each model, how many of the items it scored were
-        dropped because another model has no score for them. None otherwise.
+        With ``intersect=True``: for each model, how many of the items it answered were
+        dropped because another model has no answer for them. None otherwise.
     source : dict
         JSON-safe provenance: ``layout``, ``format``, ``columns`` (``item``, ``model``,
-        ``score``, ``models``; ``item`` and ``score`` are per-file lists for two files),
-        ``inputs`` (``path`` and ``sha256`` of each file; None for a DataFrame) and
-        ``n_items_read`` (distinct item ids read, before any intersection).
+        ``score``, ``models``, ``cluster``, ``sample``; for two files ``item`` and ``score``
+        are per-file lists, and so are ``cluster`` and ``sample`` when given, None for a
+        file without that column), ``inputs`` (``path`` and ``sha256`` of each file; None
+        for a DataFrame) and ``n_items_read`` (distinct item ids read, before any
+        intersection).
+    counts : ndarray of int64, shape (n_items, n_models)
+        Read-only: answers per item and model; all 1 without a sample column.
+    sumsq : ndarray, shape (n_items, n_models)
+        float64, read-only: sum of the squared answers per item and model (the sum of the
+        answers is ``scores * counts``).
+    clusters : tuple of str or None
+        The cluster label of each item, aligned with :attr:`items`; None without a
+        cluster column.
     """
 
     items: tuple[str, ...]
@@ -82,6 +94,9 @@ class ItemScores:
     score_type: str
     dropped: dict[str, int] | None
     source: dict
+    counts: np.ndarray
+    sumsq: np.ndarray
+    clusters: tuple[str, ...] | None
 
     def __repr__(self) -> str:
         return f"<ItemScores: {self.describe()}>"
@@ -97,24 +112,37 @@ class ItemScores:
         src = self.source
         cols = src["columns"]
         paths = [inp["path"] if inp["path"] is not None else "DataFrame" for inp in src["inputs"]]
-        models = ", ".join(repr(m) for m in self.models)
         if src["layout"] == "two-files":
             items = _same_or_pair(cols["item"])
             scores = _same_or_pair(cols["score"])
-            what = f"item column {items}, score column {scores}, models {models}"
+            what = f"item column {items}, score column {scores}"
         elif src["layout"] == "long":
             what = (
                 f"item column {cols['item']!r}, model column {cols['model']!r}, "
-                f"score column {cols['score']!r}, models {models}"
+                f"score column {cols['score']!r}"
             )
         else:
-            what = f"item column {cols['item']!r}, models {models}"
+            what = f"item column {cols['item']!r}"
+        answers = ""
+        if cols["sample"] is not None:
+            what += f", sample column {_given(cols['sample'])!r}"
+            low, high = int(self.counts.min()), int(self.counts.max())
+            if low == high:
+                answers = f", {low} answer{'s' if low > 1 else ''} per question"
+            else:
+                answers = (f", {low} to {high} answers per question, "
+                           f"{self.counts.mean():.1f} on average")
+        what += ", models " + ", ".join(repr(m) for m in self.models)
         kind = "0/1 scores" if self.score_type == "binary" else "continuous scores"
         fmt = "" if src["format"] == "dataframe" else f" {src['format']}"
         text = (
             f"{src['layout']}{fmt} {' + '.join(paths)}: {what} "
-            f"({len(self.items)} items, {kind})"
+            f"({len(self.items)} items, {kind}{answers})"
         )
+        if self.clusters is not None:
+            k = len(set(self.clusters))
+            text += (f", clustered by {_given(cols['cluster'])!r} "
+                     f"({k} cluster{'s' if k > 1 else ''})")
         if self.dropped is not None:
             per_model = ", ".join(f"{m!r} {k}" for m, k in self.dropped.items())
             text += (
@@ -127,6 +155,11 @@ class ItemScores:
 def _same_or_pair(names: Sequence[str]) -> str:
     a, b = names
     return repr(a) if a == b else f"{a!r} / {b!r}"
+
+
+def _given(name: str | list) -> str:
+    """The cluster or sample column as passed (two files: from whichever file has it)."""
+    return next(n for n in name if n is not None) if isinstance(name, list) else name
 
 
 # --------------------------------------------------------------------------- load
@@ -142,6 +175,8 @@ def load(
     models: Sequence[str] | None = None,
     score_type: str = "auto",
     intersect: bool = False,
+    cluster: str | None = None,
+    sample: str | None = None,
 ) -> ItemScores:
     """Read per-item scores from a file or DataFrame and align them by item id.
 
@@ -163,16 +198,27 @@ def load(
         correct, accuracy, acc or value, else the only numeric column left.
     models : sequence of str, optional
         Wide: the model columns (default: every other column holding only numbers,
-        except columns named like an id). Long: which values of the model column to keep. Two files: names for the two models
+        except columns named like an id and the cluster and sample columns). Long: which
+        values of the model column to keep. Two files: names for the two models
         (default: the file names without extension).
     score_type : {"auto", "binary", "continuous"}
-        ``"auto"`` gives ``"binary"`` when every score is 0 or 1, else ``"continuous"``;
-        but an all-integer column that is at least 99% 0/1 with some other value (a stray
-        2) is an error. ``"binary"`` rejects anything but 0/1; ``"continuous"`` accepts
-        any finite number.
+        Describes the answers. ``"auto"`` gives ``"binary"`` when every answer is 0 or 1,
+        else ``"continuous"``; but an all-integer column that is at least 99% 0/1 with
+        some other value (a stray 2) is an error. ``"binary"`` rejects anything but 0/1;
+        ``"continuous"`` accepts any finite number.
     intersect : bool
-        Compare on the items every model has a score for, counting the dropped ones in
-        :attr:`ItemScores.dropped`. Without it, a missing score is an error.
+        Compare on the items every model has at least one answer for, counting the
+        dropped ones in :attr:`ItemScores.dropped` (an empty score is then no answer).
+        Without it, a missing score is an error.
+    cluster : str, optional
+        The column giving each item's cluster (document, topic, session): labels are
+        strings as written, one per item. Two files: it may be in one file or both.
+    sample : str, optional
+        The column telling apart several sampled answers to the same item by the same
+        model (an epoch or repeat index). Rows with the same item and model and different
+        sample values are answers to one question, reduced to their count, sum and sum
+        of squares; questions may have unequal numbers of answers. Works in every layout
+        (wide: one row per item and sample); two files: it may be in one file or both.
 
     Returns
     -------
@@ -183,16 +229,20 @@ def load(
     EvalbarsError
         For anything wrong with the input, naming the file, lines or rows, columns and
         item ids: unknown columns or models, empty or duplicate ids, duplicate (item,
-        model) rows, non-numeric, non-finite or missing scores, a stray value in a 0/1
-        column, items that some model lacks, malformed files.
+        model) rows (with a sample column: duplicate (item, model, sample) rows), items
+        assigned to two clusters, empty cluster labels, non-numeric, non-finite or
+        missing scores, a stray value in a 0/1 column, items that some model lacks,
+        malformed files.
 
     Notes
     -----
-    Item ids are strings exactly as written ("007" and "7" differ, spaces are kept);
-    integer ids from JSON, Parquet or a DataFrame become ``str(int)``. Scores may be
-    numbers, numeric strings, booleans or true/false (as 1/0); an empty cell or null is
-    a missing score. In a DataFrame, NaN is pandas' missing value and counts as missing;
-    in every other source a NaN or infinite score is an error.
+    Item ids, cluster labels and sample values are strings exactly as written ("007" and
+    "7" differ, spaces are kept); integers from JSON, Parquet or a DataFrame become
+    ``str(int)``. Scores may be numbers, numeric strings, booleans or true/false (as
+    1/0); an empty cell or null is a missing score. In a DataFrame, NaN is pandas'
+    missing value and counts as missing; in every other source a NaN or infinite score
+    is an error. Answers are summed in a fixed order (by item, model and sample value),
+    so the order of rows never changes a bit of the result.
 
     Examples
     --------
@@ -207,20 +257,32 @@ def load(
     array([0., 1., 0.])
     >>> data.describe()  # doctest: +ELLIPSIS
     "wide csv .../scores.csv: item column 'qid', models 'model_a', 'model_b' (3 items, 0/1 scores)"
+
+    Three answers to q1 (epochs 0 to 2) and one to q2, in two topics:
+
+    >>> _ = path.write_text("id,topic,epoch,model,score\\nq1,t1,0,a,1\\nq1,t1,1,a,0\\n"
+    ...                     "q2,t2,0,a,1\\nq1,t1,2,a,1\\n")
+    >>> data = load(path, cluster="topic", sample="epoch")
+    >>> data.scores[:, 0], data.counts[:, 0], data.sumsq[:, 0], data.clusters
+    (array([0.66666667, 1.        ]), array([3, 1]), array([2., 1.]), ('t1', 't2'))
+    >>> data.describe()  # doctest: +ELLIPSIS
+    "long csv ...: ..., sample column 'epoch', models 'a' (2 items, 0/1 scores, 1 to 3 answers per question, 2.0 on average), clustered by 'topic' (2 clusters)"
     """
-    models = _check_arguments(item, model, score, models, score_type, intersect)
+    models = _check_arguments(item, model, score, models, score_type, intersect, cluster, sample)
     if data2 is not None:
         if model is not None:
             raise EvalbarsError(
                 "model= names the model column of the long layout; with two inputs each "
                 "file holds one model: name them with models=['a', 'b'] (--models)"
             )
-        parts = _two_files(read(data), read(data2), item, score, models)
+        parts = _two_files(read(data), read(data2), item, score, models, cluster, sample)
     else:
         table = read(data)
+        cluster_col = _resolve(table, cluster, "cluster") if cluster is not None else None
+        sample_col = _resolve(table, sample, "sample") if sample is not None else None
         model_col = _resolve(table, model, "model") if model is not None else _auto_model(table)
         if model_col is not None:
-            parts = _long(table, item, model_col, score, models)
+            parts = _long(table, item, model_col, score, models, cluster_col, sample_col)
         else:
             if score is not None:
                 raise EvalbarsError(
@@ -228,16 +290,19 @@ def load(
                     f"and model), but {table.label} has no 'model' column: pass model= as "
                     f"well, or, for one column per model, choose them with models="
                 )
-            parts = _wide(table, item, models)
+            parts = _wide(table, item, models, cluster_col, sample_col)
     return _finish(parts, score_type, intersect)
 
 
-def _check_arguments(item, model, score, models, score_type, intersect) -> list[str] | None:
+def _check_arguments(
+    item, model, score, models, score_type, intersect, cluster, sample
+) -> list[str] | None:
     if score_type not in SCORE_TYPES:
         raise EvalbarsError(
             f"score_type={score_type!r} is not one of {', '.join(map(repr, SCORE_TYPES))}"
         )
-    for param, value in (("item", item), ("model", model), ("score", score)):
+    for param, value in (("item", item), ("model", model), ("score", score),
+                         ("cluster", cluster), ("sample", sample)):
         if value is not None and (not isinstance(value, str) or value == ""):
             raise EvalbarsError(f"{param}= must be a column name (a non-empty str); got {value!r}")
     if not isinstance(intersect, (bool, np.bool_)):
@@ -326,6 +391,17 @@ def _auto_score(table: Table, exclude: Sequence[str]) -> str:
         f"{', '.join(SCORE_NAMES)} and {which}; columns: {name_list(table.names)}; "
         f"pass score= (--score)"
     )
+
+
+def _distinct(table: Table, roles: dict[str, str | None]) -> None:
+    """Raise when two roles (item, model, score, cluster, sample) name the same column."""
+    given = {role: name for role, name in roles.items() if name is not None}
+    if len(set(given.values())) < len(given):
+        names = list(given)
+        raise EvalbarsError(
+            f"the {', '.join(names[:-1])} and {names[-1]} columns of {table.label} must "
+            f"differ; got " + ", ".join(f"{k}={v!r}" for k, v in given.items())
+        )
 
 
 # --------------------------------------------------------------------------- values
@@ -524,9 +600,9 @@ def _str_array(labels: list[str]) -> np.ndarray:
         return out
 
 
-def _duplicates(sorted_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Start and stop (in sorted order) of each run of equal keys longer than one."""
-    same = sorted_keys[1:] == sorted_keys[:-1]
+def _runs(*sorted_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start and stop (in sorted order) of each run longer than one of equal key tuples."""
+    same = np.logical_and.reduce([key[1:] == key[:-1] for key in sorted_keys])
     if not same.any():
         return np.empty(0, np.int64), np.empty(0, np.int64)
     edges = np.diff(np.concatenate(([False], same, [False])).astype(np.int8))
@@ -539,9 +615,10 @@ def _check_unique_ids(
     ids: np.ndarray,
     order: np.ndarray,
     sorted_ids: np.ndarray | None = None,
+    hint: str = _SAMPLE_HINT,
 ) -> None:
     """Raise when a wide or single-model column repeats an id (``ids[order]`` is sorted)."""
-    starts, stops = _duplicates(ids[order] if sorted_ids is None else sorted_ids)
+    starts, stops = _runs(ids[order] if sorted_ids is None else sorted_ids)
     if not starts.size:
         return
     groups = [order[a:b] for a, b in zip(starts, stops)]
@@ -553,8 +630,24 @@ def _check_unique_ids(
     raise EvalbarsError(
         f"{len(groups)} item id{'s are' if len(groups) > 1 else ' is'} repeated in column "
         f"{name!r} of {table.label}: {shown}{more}; each item must appear once per model "
-        f"({_SAMPLE_HINT})"
+        f"({hint})"
     )
+
+
+def _pick(labels: list[str], rows: np.ndarray) -> list[str]:
+    """``labels`` at ``rows`` (sorted, distinct row numbers)."""
+    return labels if rows.size == len(labels) else [labels[r] for r in rows.tolist()]
+
+
+def _codes(labels: list[str]) -> tuple[list[str], np.ndarray]:
+    """The distinct labels, sorted, and the position of each label among them.
+
+    A dict finds them in one pass (fast for the few distinct samples or clusters of many
+    rows); sorting the distinct labels makes the codes independent of the row order.
+    """
+    names = sorted(dict.fromkeys(labels))
+    index = {name: code for code, name in enumerate(names)}
+    return names, np.fromiter(map(index.__getitem__, labels), np.int64, len(labels))
 
 
 # --------------------------------------------------------------------------- layouts
@@ -562,7 +655,12 @@ def _check_unique_ids(
 
 @dataclass(slots=True)
 class _Parts:
-    """What a layout hands to :func:`_finish`: the aligned matrix and where each cell came from."""
+    """What a layout hands to :func:`_finish`: every answer read and where it came from.
+
+    An answer is one score cell: one row of the long layout, or one model's cell of a wide
+    row. The per-answer arrays are aligned; :func:`_finish` sorts them by model, item and
+    sample.
+    """
 
     layout: str
     fmt: str
@@ -570,29 +668,40 @@ class _Parts:
     score_cols: list[str]  # per model: the column its scores came from
     models: list[str]
     items: np.ndarray  # sorted union of item ids
-    scores: np.ndarray  # (n_items, n_models), NaN where missing or absent
-    rows: np.ndarray  # (n_items, n_models) source row of each cell, -1 where absent
     columns: dict
     inputs: list[Table]
+    item_of: np.ndarray  # per answer: its item's index in items
+    model_of: np.ndarray  # per answer: its model's index in models
+    values: np.ndarray  # per answer: the score, NaN where the cell is empty
+    rows: np.ndarray  # per answer: its row in tables[model]
+    samples: np.ndarray | None = None  # per answer: index in sample_names (-1: no column)
+    sample_names: list[str] | None = None
+    clusters: np.ndarray | None = None  # per item: its cluster label (None if no row gives one)
     guessed_models: bool = False  # wide model columns found by auto-detection
 
 
-def _wide(table: Table, item: str | None, models: list[str] | None) -> _Parts:
-    item_col = _resolve(table, item, "item") if item is not None else _auto_item(table)
+def _wide(table: Table, item: str | None, models: list[str] | None,
+          cluster_col: str | None, sample_col: str | None) -> _Parts:
+    extra = [c for c in (cluster_col, sample_col) if c is not None]
+    item_col = _resolve(table, item, "item") if item is not None else _auto_item(table, extra)
+    roles = {"item": item_col, "cluster": cluster_col, "sample": sample_col}
+    _distinct(table, roles)
     if models is not None:
         for name in models:
             if name not in table.names:
                 _resolve(table, name, "models")
-            if name == item_col:
+            role = next((k for k, v in roles.items() if v == name), None)
+            if role is not None:
                 raise EvalbarsError(
-                    f"models= includes {name!r}, which is the item id column of {table.label}"
+                    f"models= includes {name!r}, which is the "
+                    f"{'item id' if role == 'item' else role} column of {table.label}"
                 )
         model_cols = list(models)
     else:
         model_cols = []
         for name in table.names:
-            if name == item_col or name.strip().lower() in ID_NAMES:
-                continue  # another id-like column (item= chose between them) is not a model
+            if name in roles.values() or name.strip().lower() in ID_NAMES:
+                continue  # the item, cluster, sample and other id-like columns are not models
             parsed = _parse_scores(table, name)
             if parsed.bad.size == 0:
                 model_cols.append(name)
@@ -605,17 +714,31 @@ def _wide(table: Table, item: str | None, models: list[str] | None) -> _Parts:
                 f"{item_col!r} holds only numbers; columns: {name_list(table.names)}; "
                 f"name them with models= (--models)"
             )
-    labels = _check_labels(table, item_col, "item id")
-    ids = _str_array(labels)
-    order = np.argsort(ids, kind="stable")
-    items = ids[order]
-    _check_unique_ids(table, item_col, ids, order, items)
-    columns = []
+    ids = _str_array(_check_labels(table, item_col, "item id"))
+    samples = sample_names = None
+    if sample_col is None:
+        order = np.argsort(ids, kind="stable")
+        items = ids[order]
+        _check_unique_ids(table, item_col, ids, order, items)
+        item_of_row = np.empty(len(ids), np.int64)
+        item_of_row[order] = np.arange(len(ids))
+    else:
+        items, item_of_row = np.unique(ids, return_inverse=True)
+        item_of_row = item_of_row.reshape(-1)
+        sample_names, sample_of_row = _codes(_check_labels(table, sample_col, "sample value"))
+        order = np.lexsort((sample_of_row, item_of_row))
+        samples = sample_of_row[order]
+        _check_unique_samples(table, item_col, sample_col, items, item_of_row[order], samples,
+                              sample_names, order)
+    values = []
     for name in model_cols:
         parsed = _parse_scores(table, name)
         _check_values(table, name, parsed)
-        columns.append(parsed.values[order])
+        values.append(parsed.values[order])
     n_models = len(model_cols)
+    clusters = None
+    if cluster_col is not None:
+        clusters = _item_clusters(items, [(table, cluster_col, np.arange(len(ids)), item_of_row)])
     return _Parts(
         layout="wide",
         fmt=table.fmt,
@@ -623,28 +746,50 @@ def _wide(table: Table, item: str | None, models: list[str] | None) -> _Parts:
         score_cols=model_cols,
         models=model_cols,
         items=items,
-        scores=np.column_stack(columns),
-        rows=np.repeat(order[:, None], n_models, axis=1),
-        columns={"item": item_col, "model": None, "score": None, "models": list(model_cols)},
+        columns={"item": item_col, "model": None, "score": None, "models": list(model_cols),
+                 "cluster": cluster_col, "sample": sample_col},
         inputs=[table],
+        item_of=np.tile(item_of_row[order], n_models),
+        model_of=np.repeat(np.arange(n_models), len(order)),
+        values=np.concatenate(values),
+        rows=np.tile(order, n_models),
+        samples=None if samples is None else np.tile(samples, n_models),
+        sample_names=sample_names,
+        clusters=clusters,
         guessed_models=models is None,
     )
 
 
-def _long(
-    table: Table, item: str | None, model_col: str, score: str | None, models: list[str] | None
-) -> _Parts:
+def _check_unique_samples(table: Table, item_col: str, sample_col: str, items: np.ndarray,
+                          item_of: np.ndarray, samples: np.ndarray, sample_names: list[str],
+                          order: np.ndarray) -> None:
+    """Wide layout: raise naming the (item, sample) pairs on several rows (sorted by both)."""
+    starts, stops = _runs(item_of, samples)
+    if not starts.size:
+        return
+    groups = sorted(zip(starts, stops), key=lambda g: min(table.numbers(order[g[0]:g[1]])))
+    shown = "; ".join(
+        f"item {short(str(items[item_of[a]]))} sample {short(sample_names[samples[a]])} at "
+        f"{table.where(order[a:b])}" for a, b in groups[:MAX_LISTED]
+    )
+    more = f" (and {len(groups) - MAX_LISTED} more)" if len(groups) > MAX_LISTED else ""
+    raise EvalbarsError(
+        f"{len(groups)} (item, sample) pair{'s are' if len(groups) > 1 else ' is'} repeated "
+        f"in columns {item_col!r}, {sample_col!r} of {table.label}: {shown}{more}; each row "
+        f"holds one answer per model, so each (item, sample) pair must appear once"
+    )
+
+
+def _long(table: Table, item: str | None, model_col: str, score: str | None,
+          models: list[str] | None, cluster_col: str | None, sample_col: str | None) -> _Parts:
+    extra = [c for c in (cluster_col, sample_col) if c is not None]
     item_col = _resolve(table, item, "item") if item is not None else None
-    taken = [model_col] + ([item_col] if item_col else [])
+    taken = [model_col, *extra] + ([item_col] if item_col else [])
     score_col = _resolve(table, score, "score") if score is not None else _auto_score(table, taken)
     if item_col is None:
-        item_col = _auto_item(table, exclude=(model_col, score_col))
-    roles = {"item": item_col, "model": model_col, "score": score_col}
-    if len(set(roles.values())) < 3:
-        raise EvalbarsError(
-            "the item, model and score columns must differ; got "
-            + ", ".join(f"{k}={v!r}" for k, v in roles.items())
-        )
+        item_col = _auto_item(table, exclude=(model_col, score_col, *extra))
+    _distinct(table, {"item": item_col, "model": model_col, "score": score_col,
+                      "cluster": cluster_col, "sample": sample_col})
     labels = _labels(table, model_col)[0]
     if models is None:
         _check_labels(table, model_col, "model name")
@@ -670,15 +815,21 @@ def _long(
     items, item_of_row = np.unique(ids, return_inverse=True)
     item_of_row = item_of_row.reshape(-1)
     n_models = len(models)
-    where = np.full((len(items), n_models), -1, dtype=np.int64)
-    where[item_of_row, model_of_row] = rows
-    if np.count_nonzero(where >= 0) < rows.size:  # a later row overwrote an earlier one
-        _duplicate_pairs(table, ids, item_of_row * n_models + model_of_row, rows, models,
-                         model_of_row)
+    samples = sample_names = None
+    if sample_col is None:
+        where = np.full((len(items), n_models), -1, dtype=np.int64)
+        where[item_of_row, model_of_row] = rows
+        if np.count_nonzero(where >= 0) < rows.size:  # a later row overwrote an earlier one
+            _duplicate_pairs(table, ids, item_of_row * n_models + model_of_row, rows, models,
+                             model_of_row)
+    else:
+        sample_names, samples = _codes(
+            _pick(_check_labels(table, sample_col, "sample value", rows), rows))
     parsed = _parse_scores(table, score_col)
     _check_values(table, score_col, parsed, rows)
-    scores = np.full((len(items), n_models), np.nan)
-    scores[item_of_row, model_of_row] = parsed.values[rows]
+    clusters = None
+    if cluster_col is not None:
+        clusters = _item_clusters(items, [(table, cluster_col, rows, item_of_row)])
     return _Parts(
         layout="long",
         fmt=table.fmt,
@@ -686,10 +837,16 @@ def _long(
         score_cols=[score_col] * n_models,
         models=list(models),
         items=items,
-        scores=scores,
-        rows=where,
-        columns={"item": item_col, "model": model_col, "score": score_col, "models": list(models)},
+        columns={"item": item_col, "model": model_col, "score": score_col,
+                 "models": list(models), "cluster": cluster_col, "sample": sample_col},
         inputs=[table],
+        item_of=item_of_row,
+        model_of=model_of_row,
+        values=parsed.values[rows],
+        rows=rows,
+        samples=samples,
+        sample_names=sample_names,
+        clusters=clusters,
     )
 
 
@@ -697,7 +854,7 @@ def _duplicate_pairs(table: Table, ids: np.ndarray, key: np.ndarray, rows: np.nd
                      models: list[str], model_of_row: np.ndarray) -> None:
     """Raise naming the (item, model) pairs that have more than one row."""
     order = np.argsort(key, kind="stable")
-    starts, stops = _duplicates(key[order])
+    starts, stops = _runs(key[order])
     pairs = [(order[a], rows[order[a:b]]) for a, b in zip(starts, stops)]
     pairs.sort(key=lambda pair: min(table.numbers(pair[1])))
     shown = "; ".join(
@@ -713,7 +870,7 @@ def _duplicate_pairs(table: Table, ids: np.ndarray, key: np.ndarray, rows: np.nd
 
 
 def _two_files(first: Table, second: Table, item: str | None, score: str | None,
-               models: list[str] | None) -> _Parts:
+               models: list[str] | None, cluster: str | None, sample: str | None) -> _Parts:
     tables = [first, second]
     if models is not None:
         if len(models) != 2:
@@ -735,36 +892,58 @@ def _two_files(first: Table, second: Table, item: str | None, score: str | None,
                 f"name the two models with models=['a', 'b'] (--models)"
             )
         names = stems
-    item_cols, score_cols, labels, values = [], [], [], []
+    for param, name in (("cluster", cluster), ("sample", sample)):
+        if name is not None and name not in first.names and name not in second.names:
+            raise EvalbarsError(
+                f"{param}={name!r}: no such column in {first.label} nor in {second.label}; "
+                f"columns: {name_list(first.names)} and {name_list(second.names)}"
+            )
+    item_cols, score_cols, cluster_cols, sample_cols, labels, values = [], [], [], [], [], []
+    sample_labels: list[str] = []
     for table in tables:
-        item_col = _resolve(table, item, "item") if item is not None else _auto_item(table)
+        cluster_col = cluster if cluster in table.names else None
+        sample_col = sample if sample in table.names else None
+        extra = [c for c in (cluster_col, sample_col) if c is not None]
+        item_col = _resolve(table, item, "item") if item is not None else _auto_item(table, extra)
         if score is not None:
             score_col = _resolve(table, score, "score")
         else:
-            score_col = _auto_score(table, [item_col])
-        if score_col == item_col:
-            raise EvalbarsError(
-                f"the item and score columns of {table.label} must differ; both are {item_col!r}"
-            )
+            score_col = _auto_score(table, [item_col, *extra])
+        _distinct(table, {"item": item_col, "score": score_col, "cluster": cluster_col,
+                          "sample": sample_col})
         these = _check_labels(table, item_col, "item id")
-        ids = _str_array(these)
-        order = np.argsort(ids, kind="stable")
-        _check_unique_ids(table, item_col, ids, order)
+        if sample_col is None:
+            ids = _str_array(these)
+            order = np.argsort(ids, kind="stable")
+            hint = _SAMPLE_HINT if sample is None else \
+                f"{table.label} has no sample column {sample!r}"
+            _check_unique_ids(table, item_col, ids, order, hint=hint)
+        else:
+            sample_labels += _check_labels(table, sample_col, "sample value")
         parsed = _parse_scores(table, score_col)
         _check_values(table, score_col, parsed)
         item_cols.append(item_col)
         score_cols.append(score_col)
+        cluster_cols.append(cluster_col)
+        sample_cols.append(sample_col)
         labels.append(these)
         values.append(parsed.values)
-    everything = _str_array(labels[0] + labels[1])
-    split = [everything[: len(labels[0])], everything[len(labels[0]):]]
-    items = np.unique(everything)
-    scores = np.full((len(items), 2), np.nan)
-    where = np.full((len(items), 2), -1, dtype=np.int64)
-    for j in range(2):
-        pos = np.searchsorted(items, split[j])
-        scores[pos, j] = values[j]
-        where[pos, j] = np.arange(len(pos))
+    sizes = [len(these) for these in labels]
+    items, item_of = np.unique(_str_array(labels[0] + labels[1]), return_inverse=True)
+    item_of = item_of.reshape(-1)
+    per_file = np.split(item_of, [sizes[0]])
+    samples = sample_names = None
+    if sample is not None:
+        sample_names, codes = _codes(sample_labels)
+        samples = np.full(sum(sizes), -1, np.int64)
+        samples[np.repeat([col is not None for col in sample_cols], sizes)] = codes
+    clusters = None
+    if cluster is not None:
+        clusters = _item_clusters(items, [
+            (table, col, np.arange(size), mine)
+            for table, col, size, mine in zip(tables, cluster_cols, sizes, per_file)
+            if col is not None
+        ])
     fmt = first.fmt if first.fmt == second.fmt else f"{first.fmt}+{second.fmt}"
     return _Parts(
         layout="two-files",
@@ -773,10 +952,96 @@ def _two_files(first: Table, second: Table, item: str | None, score: str | None,
         score_cols=score_cols,
         models=names,
         items=items,
-        scores=scores,
-        rows=where,
-        columns={"item": item_cols, "model": None, "score": score_cols, "models": names},
+        columns={"item": item_cols, "model": None, "score": score_cols, "models": names,
+                 "cluster": None if cluster is None else cluster_cols,
+                 "sample": None if sample is None else sample_cols},
         inputs=tables,
+        item_of=item_of,
+        model_of=np.repeat([0, 1], sizes),
+        values=np.concatenate(values),
+        rows=np.concatenate([np.arange(size) for size in sizes]),
+        samples=samples,
+        sample_names=sample_names,
+        clusters=clusters,
+    )
+
+
+# --------------------------------------------------------------------------- clusters, samples
+
+
+def _item_clusters(items: np.ndarray,
+                   sources: list[tuple[Table, str, np.ndarray, np.ndarray]]) -> np.ndarray:
+    """Each item's cluster label (None where no row gives one), as an object array.
+
+    ``sources`` holds (table, cluster column, rows (sorted), item index of each row).
+    Raises on an empty label and on an item given two different labels.
+    """
+    labels: list[str] = []
+    for table, column, rows, _ in sources:
+        labels += _pick(_check_labels(table, column, "cluster label", rows), rows)
+    names, codes = _codes(labels)
+    item_of = np.concatenate([mine for *_, mine in sources])
+    cluster_of = np.full(len(items), -1, np.int64)
+    cluster_of[item_of] = codes
+    clash = codes != cluster_of[item_of]
+    if clash.any():
+        _cluster_clash(items, sources, names, codes, item_of, clash)
+    out = np.full(len(items), None, dtype=object)
+    known = cluster_of >= 0
+    out[known] = np.array(names, dtype=object)[cluster_of[known]]
+    return out
+
+
+def _cluster_clash(items: np.ndarray, sources: list, names: list[str], codes: np.ndarray,
+                   item_of: np.ndarray, clash: np.ndarray) -> None:
+    """Raise naming the first items with two or more cluster labels, the labels and lines."""
+    source = np.concatenate([np.full(len(rows), k) for k, (_, _, rows, _) in enumerate(sources)])
+    rows = np.concatenate([rows for _, _, rows, _ in sources])
+    bad = np.unique(item_of[clash])
+    said = []
+    for i in bad[:MAX_LISTED]:
+        mine = np.flatnonzero(item_of == i)
+        places_of = []
+        for code in np.unique(codes[mine]):
+            these = mine[codes[mine] == code]
+            where = " and ".join(sources[k][0].at(rows[these[source[these] == k]])
+                                 for k in np.unique(source[these]))
+            places_of.append(f"{short(names[code])} {where}")
+        said.append(f"item {short(str(items[i]))} is in {' and in '.join(places_of)}")
+    more = f" (and {bad.size - MAX_LISTED} more)" if bad.size > MAX_LISTED else ""
+    raise EvalbarsError(
+        f"{bad.size} item{'s are' if bad.size > 1 else ' is'} assigned to more than one "
+        f"cluster (column {sources[0][1]!r}): {'; '.join(said)}{more}; each item belongs to "
+        f"one cluster"
+    )
+
+
+def _check_duplicate_answers(parts: _Parts, cell: np.ndarray) -> None:
+    """With a sample column: raise naming the (item, model, sample) answers on several rows.
+
+    The answers are sorted by ``cell`` (model and item) and sample.
+    """
+    starts, stops = _runs(cell, parts.samples)
+    if not starts.size:
+        return
+
+    def first_line(group: tuple[int, int]) -> tuple[int, int]:
+        table = parts.tables[parts.model_of[group[0]]]
+        return parts.inputs.index(table), min(table.numbers(parts.rows[group[0]:group[1]]))
+
+    groups = sorted(zip(starts, stops), key=first_line)
+    shown = "; ".join(
+        f"item {short(str(parts.items[parts.item_of[a]]))} model "
+        f"{short(parts.models[parts.model_of[a]])} sample "
+        f"{short(parts.sample_names[parts.samples[a]])} "
+        f"{parts.tables[parts.model_of[a]].at(parts.rows[a:b])}"
+        for a, b in groups[:MAX_LISTED]
+    )
+    more = f" (and {len(groups) - MAX_LISTED} more)" if len(groups) > MAX_LISTED else ""
+    raise EvalbarsError(
+        f"{len(groups)} (item, model, sample) answer{'s are' if len(groups) > 1 else ' is'} "
+        f"given on more than one row: {shown}{more}; each answer to a question needs its own "
+        f"sample value"
     )
 
 
@@ -787,12 +1052,12 @@ def _num(value: float) -> str:
     return repr(int(value)) if float(value).is_integer() else repr(float(value))
 
 
-def _check_score_type(parts: _Parts, score_type: str) -> str:
-    """Apply ``score_type`` per model; return the type of the whole matrix."""
+def _check_score_type(parts: _Parts, bounds: np.ndarray, score_type: str) -> str:
+    """Apply ``score_type`` to each model's answers; return the type of them all."""
     all_binary = True
     binary_models = []
     for j, name in enumerate(parts.models):
-        values = parts.scores[:, j]
+        values = parts.values[bounds[j]:bounds[j + 1]]
         scored = np.flatnonzero(~np.isnan(values))
         v = values[scored]
         is01 = (v == 0) | (v == 1)
@@ -807,7 +1072,7 @@ def _check_score_type(parts: _Parts, score_type: str) -> str:
         if score_type == "auto" and not (integer and is01.mean() >= STRAY_SHARE):
             continue
         table = parts.tables[j]
-        rows = parts.rows[strays, j]
+        rows = parts.rows[bounds[j]:bounds[j + 1]][strays]
         kinds = ", ".join(_num(x) for x in np.unique(values[strays])[:MAX_LISTED])
         where = f"column {parts.score_cols[j]!r} {table.at(rows)}"
         if score_type == "binary":
@@ -837,24 +1102,26 @@ def _check_score_type(parts: _Parts, score_type: str) -> str:
     return score_type
 
 
-def _check_missing(parts: _Parts) -> None:
+def _check_missing(parts: _Parts, bounds: np.ndarray, has_row: np.ndarray) -> None:
     """Without intersect: raise on empty score cells, then on items some model has no row for."""
-    empty = (parts.rows >= 0) & np.isnan(parts.scores)
+    empty = np.isnan(parts.values)
     if empty.any():
+        noun = "item" if parts.samples is None else "answer"
         said = []
         for j, name in enumerate(parts.models):
-            cells = np.flatnonzero(empty[:, j])
+            cells = np.flatnonzero(empty[bounds[j]:bounds[j + 1]])
             if cells.size:
                 table = parts.tables[j]
+                rows = parts.rows[bounds[j]:bounds[j + 1]][cells]
                 said.append(
-                    f"model {name!r} has no score for {cells.size} item"
+                    f"model {name!r} has no score for {cells.size} {noun}"
                     f"{'s' if cells.size > 1 else ''} (empty cell{'s' if cells.size > 1 else ''}"
-                    f" in column {parts.score_cols[j]!r} {table.at(parts.rows[cells, j])})"
+                    f" in column {parts.score_cols[j]!r} {table.at(rows)})"
                 )
         raise EvalbarsError(f"missing scores: {'; '.join(said)}; fill them, or {_INTERSECT_HINT}")
-    absent = parts.rows < 0
+    absent = ~has_row
     if absent.any():
-        common = int((~absent).all(axis=1).sum())
+        common = int(has_row.all(axis=1).sum())
         said = []
         for j, name in enumerate(parts.models):
             lacking = np.flatnonzero(absent[:, j])
@@ -875,24 +1142,54 @@ def _check_missing(parts: _Parts) -> None:
         )
 
 
+def _per_cell(cell: np.ndarray, shape: tuple[int, int], weights: np.ndarray | None = None
+              ) -> np.ndarray:
+    """Sum ``weights`` (or count) per (model, item) cell, as an (n_items, n_models) array."""
+    n_items, n_models = shape
+    total = np.bincount(cell, weights=weights, minlength=n_items * n_models)
+    return total.reshape(n_models, n_items).T
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array = np.ascontiguousarray(array)
+    array.setflags(write=False)
+    return array
+
+
 def _finish(parts: _Parts, score_type: str, intersect: bool) -> ItemScores:
-    kind = _check_score_type(parts, score_type)
+    shape = (len(parts.items), len(parts.models))
+    cell = parts.model_of * shape[0] + parts.item_of
+    # one fixed order (model, item, sample) for every check and sum, whatever the row order
+    order = np.argsort(cell, kind="stable") if parts.samples is None else \
+        np.lexsort((parts.samples, cell))
+    cell = cell[order]
+    for name in ("item_of", "model_of", "values", "rows", "samples"):
+        if getattr(parts, name) is not None:
+            setattr(parts, name, getattr(parts, name)[order])
+    if parts.samples is not None:
+        _check_duplicate_answers(parts, cell)
+    bounds = np.searchsorted(parts.model_of, np.arange(shape[1] + 1))
+    kind = _check_score_type(parts, bounds, score_type)
     if not intersect:
-        _check_missing(parts)
-    scored = ~np.isnan(parts.scores)
+        _check_missing(parts, bounds, _per_cell(cell, shape) > 0)
+    valid = ~np.isnan(parts.values)
+    answered, values = cell[valid], parts.values[valid]
+    counts = _per_cell(answered, shape)
+    scored = counts > 0
     keep = scored.all(axis=1)
     n_keep = int(keep.sum())
     if n_keep == 0:
-        counts = ", ".join(f"{m!r} {int(c)}" for m, c in zip(parts.models, scored.sum(axis=0)))
+        per_model = ", ".join(f"{m!r} {int(c)}" for m, c in zip(parts.models, scored.sum(axis=0)))
         raise EvalbarsError(
-            f"no item has a score for every model (items scored per model: {counts}); "
+            f"no item has a score for every model (items scored per model: {per_model}); "
             f"check that the item ids match across models"
         )
     dropped = None
     if intersect:
         dropped = {m: int(c) - n_keep for m, c in zip(parts.models, scored.sum(axis=0))}
-    scores = np.ascontiguousarray(parts.scores[keep], dtype=np.float64)
-    scores.setflags(write=False)
+    counts = counts[keep]
+    sums = _per_cell(answered, shape, values)[keep]
+    sumsq = _per_cell(answered, shape, values * values)[keep]
     inputs = [
         {"path": t.path, "sha256": sha256(t.path) if t.path is not None else None}
         for t in parts.inputs
@@ -902,15 +1199,18 @@ def _finish(parts: _Parts, score_type: str, intersect: bool) -> ItemScores:
         "format": parts.fmt,
         "columns": parts.columns,
         "inputs": inputs,
-        "n_items_read": int(len(parts.items)),
+        "n_items_read": shape[0],
     }
     return ItemScores(
         items=tuple(parts.items[keep].tolist()),
         models=tuple(parts.models),
-        scores=scores,
+        scores=_read_only(sums / counts),
         score_type=kind,
         dropped=dropped,
         source=source,
+        counts=_read_only(counts.astype(np.int64)),
+        sumsq=_read_only(sumsq),
+        clusters=None if parts.clusters is None else tuple(parts.clusters[keep].tolist()),
     )
 
 

@@ -783,7 +783,9 @@ class Pilot:
     ``baseline`` is model A's mean score; ``variance`` the mean of the two models'
     per-question variances (ddof=1); for a pair, ``disagreement`` (0/1 scores: share of
     questions the models differ on, with ``a_only``/``b_only`` counts) or ``variance_d``
-    (continuous: variance of ``b - a``, ddof=1).
+    (continuous: variance of ``b - a``, ddof=1). With clusters, ``icc`` (of the
+    per-question differences for a pair, of model A's scores for one model; it can be
+    negative) and ``cluster_size`` (questions per cluster, on average); None otherwise.
     """
 
     n_items: int
@@ -797,9 +799,11 @@ class Pilot:
     a_only: int | None
     b_only: int | None
     source: dict
+    icc: float | None = None
+    cluster_size: float | None = None
 
     def _fill(self, design: str, given: dict) -> dict:
-        """``given`` with the pilot's estimate for the design filled in."""
+        """``given`` with the pilot's estimates for the design filled in."""
         paired = design == "paired" or (design == "clustered" and self.b is not None)
         binary = self.score_type == "binary"
         if paired and self.b is None:
@@ -811,14 +815,24 @@ class Pilot:
         key, value = ("disagreement", self.disagreement) if paired and binary else \
             ("variance", self.variance_d) if paired else \
             ("baseline", self.baseline) if binary else ("variance", self.variance)
-        if given[key] is not None:
-            raise EvalbarsError(f"{key} was given and is also estimated from the pilot; give one")
-        return {**given, key: value}
+        filled = {key: value}
+        if design == "clustered" and self.icc is not None:
+            if given["design_effect"] is not None:
+                raise EvalbarsError("design_effect was given and the clustered pilot estimates "
+                                    "icc; give one (or load the pilot without clusters)")
+            filled["icc"] = max(self.icc, 0.0)
+            if given["cluster_size"] is None:  # a design choice: plan other sizes at will
+                filled["cluster_size"] = self.cluster_size
+        for name in filled:
+            if given[name] is not None:
+                raise EvalbarsError(f"{name} was given and is also estimated from the pilot; "
+                                    f"give one")
+        return {**given, **filled}
 
     def to_dict(self) -> dict:
         out = {"n_items": self.n_items, "score_type": self.score_type, "a": self.a, "b": self.b,
                "baseline": self.baseline, "variance": self.variance}
-        for key in ("disagreement", "a_only", "b_only", "variance_d"):
+        for key in ("disagreement", "a_only", "b_only", "variance_d", "icc", "cluster_size"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
         out["source"] = self.source
@@ -827,8 +841,9 @@ class Pilot:
 
 def from_pilot(data, data2=None, *, a: str | None = None, b: str | None = None,
                item: str | None = None, model: str | None = None, score: str | None = None,
-               score_type: str = "auto", intersect: bool = False) -> Pilot:
-    """Estimate the planning inputs (disagreement, baseline, variances) from pilot results.
+               score_type: str = "auto", intersect: bool = False,
+               cluster: str | None = None) -> Pilot:
+    """Estimate the planning inputs (disagreement, baseline, variances, ICC) from pilot results.
 
     Parameters
     ----------
@@ -837,6 +852,10 @@ def from_pilot(data, data2=None, *, a: str | None = None, b: str | None = None,
     a, b : str, optional
         The baseline and the compared model; default the data's models when it has one
         or two.
+    cluster : str, optional
+        The column giving each question's cluster (document, topic, session): estimates
+        ``icc`` and ``cluster_size`` for the clustered design. Loaded ItemScores bring
+        their own clusters.
 
     Returns
     -------
@@ -849,20 +868,27 @@ def from_pilot(data, data2=None, *, a: str | None = None, b: str | None = None,
     -----
     0/1 pairs: ``disagreement = (a_only + b_only) / n``; continuous pairs:
     ``variance_d = var(b - a)``; ``baseline = mean(a)`` and ``variance`` the mean of the
-    models' ``var(x)`` (variances with ddof=1). Cluster columns (for the ICC and cluster
-    size) wait for :func:`evalbars.ingest.load` to read them.
+    models' ``var(x)`` (variances with ddof=1). With clusters, ``icc`` is :func:`icc`
+    (one-way ANOVA) of the per-question differences ``b - a`` for a pair (the paired
+    comparison is what the clustering inflates) and of ``a`` for one model, and
+    ``cluster_size = n / number of clusters``. For the clustered design the pilot then
+    supplies ``icc`` (a negative estimate is planned as 0; the pilot keeps the estimate)
+    and, unless given, ``cluster_size``.
 
     Examples
     --------
     >>> p = from_pilot("examples/lesson_pair.csv")
     >>> p.n_items, p.disagreement, p.a_only, p.b_only, p.baseline
     (500, 0.042, 4, 17, 0.732)
+    >>> p = from_pilot("examples/cookbook_topics.csv", cluster="topic_id")
+    >>> round(p.icc, 4), p.cluster_size
+    (-0.032, 10.0)
     """
     from .api import _as_item_scores, _pick_pair
 
     wanted = [a, b] if a is not None and b is not None else None
     scores = _as_item_scores(data, data2, wanted, item=item, model=model, score=score,
-                             score_type=score_type, intersect=intersect)
+                             score_type=score_type, intersect=intersect, cluster=cluster)
     if len(scores.items) < 2:
         raise EvalbarsError(f"a pilot needs at least 2 questions; got {len(scores.items)}")
     if len(scores.models) == 1 and b is None:
@@ -879,5 +905,16 @@ def from_pilot(data, data2=None, *, a: str | None = None, b: str | None = None,
         disagreement = (a_only + b_only) / x.size
     elif y is not None:
         variance_d = float(np.var(y - x, ddof=1))
+    rho = size = None
+    if cluster is not None and scores.clusters is None:
+        raise EvalbarsError(f"cluster={cluster!r} names a column to read, but the pilot was "
+                            f"loaded already, without clusters: load it with cluster=")
+    if scores.clusters is not None:
+        what = f"{a!r}" if y is None else f"the differences {b!r} - {a!r}"
+        try:
+            rho = icc(x if y is None else y - x, scores.clusters)
+        except EvalbarsError as exc:
+            raise EvalbarsError(f"cannot estimate the pilot's ICC of {what}: {exc}") from None
+        size = len(scores.items) / len(set(scores.clusters))
     return Pilot(len(scores.items), scores.score_type, a, b, float(np.mean(x)), variance,
-                 disagreement, variance_d, a_only, b_only, scores.source)
+                 disagreement, variance_d, a_only, b_only, scores.source, rho, size)

@@ -65,7 +65,7 @@ def _agreement_line(doc: dict) -> str:
     correlation = agreement["correlation"]
     parts = ["per-question correlation " +
              ("n/a" if correlation is None else f"{correlation:.2f}")]
-    if doc["score_type"] == "binary":
+    if "a_only" in agreement:
         parts += [f"both right {fmt.count(agreement['both'])}",
                   f"{a} only {fmt.count(agreement['a_only'])}",
                   f"{b} only {fmt.count(agreement['b_only'])}",
@@ -75,6 +75,46 @@ def _agreement_line(doc: dict) -> str:
                   f"{a} higher {fmt.count(agreement['losses'])}",
                   f"ties {fmt.count(agreement['ties'])}"]
     return " \u00b7 ".join(parts)
+
+
+def _structure_rows(doc: dict) -> list[str]:
+    """Lines on clustering and on sampled answers, for the models that have them."""
+    score_type = doc["score_type"]
+    lines = []
+    clustered = [m for m in doc["models"] if m.get("clustered")]
+    if clustered:
+        n_clusters = clustered[0]["clustered"]["n_clusters"]
+        lines += ["", f"Clusters ({fmt.count(n_clusters)} clusters of questions)"]
+        header = ["model", "clustered SE", "naive SE", "ratio", "ICC", "design effect",
+                  "effective n"]
+        rows = []
+        for m in clustered:
+            c = m["clustered"]
+            ratio = "n/a" if not c["se_naive"] else f"{c['se'] / c['se_naive']:.2f}x"
+            icc = "n/a" if c["icc"] is None else f"{c['icc']:.3f}"
+            deff = "n/a" if c["design_effect"] is None else (
+                f"{c['design_effect']:.2f}" + ("" if c["design_effect_approx"] is None else
+                                                f" (1+(m-1)ICC: {c['design_effect_approx']:.2f})"))
+            eff = "n/a" if c["effective_n"] is None else \
+                f"{c['effective_n']:.0f} of {fmt.count(m['n'])}"
+            rows.append([m["name"], fmt.value(c["se"], score_type, 2),
+                         fmt.value(c["se_naive"], score_type, 2), ratio, icc, deff, eff])
+        lines += _table(header, rows)
+    sampled = [m for m in doc["models"] if m.get("samples")]
+    if sampled:
+        lines += ["", "Sampled answers: question noise against sampling noise (standard errors)"]
+        counts = [k["answers"] for k in sampled[0]["samples"]["se_by_answers"]]
+        header = ["model", "now"] + [f"K={k}" for k in counts] + ["K=inf", "worth"]
+        rows = []
+        for m in sampled:
+            split = m["samples"]
+            rows.append([m["name"], fmt.value(split["se"], score_type, 2)]
+                        + [fmt.value(k["se"], score_type, 2) for k in split["se_by_answers"]]
+                        + [fmt.value(split["se_floor"], score_type, 2),
+                           "n/a" if split["question_equivalent"] is None else
+                           f"{split['question_equivalent']:.1f}x the questions"])
+        lines += _table(header, rows)
+    return lines
 
 
 def _table(header: list[str] | None, rows: list[list[str]], indent: str = "  ") -> list[str]:
@@ -108,6 +148,7 @@ def render_text(doc: dict, width: int = 92) -> str:
         lines.append(f"--intersect dropped items present for one model only: {dropped}")
     lines += ["", f"Scores ({level} intervals, {_units(doc)})"]
     lines += _table(*_model_rows(doc, digits))
+    lines += _structure_rows(doc)
     if doc["kind"] == "compare":
         difference = doc["difference"]
         unit = " points" if doc["score_type"] == "binary" else ""

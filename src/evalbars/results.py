@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING
 from ._types import Interval, TestResult
 
 if TYPE_CHECKING:
+    from .clustering import ClusteredSE
     from .equivalence import Equivalence
+    from .samples import VarianceSplit
 
 SCHEMA_VERSION = 1
 
@@ -54,24 +56,39 @@ class Settings:
 
 @dataclass(frozen=True, slots=True)
 class ModelScore:
-    """One model's mean score over ``n`` items, with every interval computed for it."""
+    """One model's mean score over ``n`` items, with every interval computed for it.
+
+    ``n_answers`` counts answers (more than ``n`` when several answers were sampled per
+    question); ``clustered`` (a :class:`~evalbars.clustering.ClusteredSE`) is set when
+    clusters were given, ``samples`` (a :class:`~evalbars.samples.VarianceSplit`) when
+    questions have several answers.
+    """
 
     name: str
     n: int
     mean: float
     intervals: tuple[Interval, ...]
+    n_answers: int | None = None
+    clustered: "ClusteredSE | None" = None
+    samples: "VarianceSplit | None" = None
 
     def interval(self, method: str) -> Interval:
         """The interval computed by ``method`` (e.g. ``"wilson"``)."""
         return _find(self.intervals, method)
 
     def to_dict(self) -> dict:
-        return {
+        out = {
             "name": self.name,
             "n": self.n,
+            "n_answers": self.n if self.n_answers is None else self.n_answers,
             "mean": self.mean,
             "intervals": [interval.to_dict() for interval in self.intervals],
         }
+        if self.clustered is not None:
+            out["clustered"] = self.clustered.to_dict()
+        if self.samples is not None:
+            out["samples"] = self.samples.to_dict()
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +106,7 @@ class Difference:
     intervals: tuple[Interval, ...]
     sd: float
     width_ratio: float
+    clustered: "ClusteredSE | None" = None
 
     def interval(self, method: str) -> Interval:
         """The interval computed by ``method`` (e.g. ``"paired-bootstrap-percentile"``)."""
@@ -102,6 +120,7 @@ class Difference:
             "intervals": [interval.to_dict() for interval in self.intervals],
             "sd": self.sd,
             "width_ratio_unpaired_to_paired": self.width_ratio,
+            **({} if self.clustered is None else {"clustered": self.clustered.to_dict()}),
         }
 
 

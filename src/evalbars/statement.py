@@ -12,13 +12,45 @@ from . import _format as fmt
 _METHOD_WORDS = {
     "wilson": "Wilson", "t": "t", "clt": "CLT", "wald": "Wald",
     "paired-bootstrap-percentile": "paired bootstrap",
+    "cluster-cr1": "clustered CR1", "paired-cluster-cr1": "paired clustered CR1",
 }
 _TEST_WORDS = {
     "mcnemar-exact": "exact McNemar", "sign-flip": "sign-flip permutation",
+    "cluster-sign-flip": "cluster sign-flip permutation",
 }
 UNMEASURED = ("Each model was scored once per question, no training seeds were varied and "
               "no question clusters were given, so these intervals reflect question "
               "sampling only.")
+
+
+def _unmeasured(doc: dict) -> str:
+    """The last sentence: which noise the intervals include, and which they leave out."""
+    model = doc["models"][0]
+    clustered, sampled = model.get("clustered"), model.get("samples")
+    if clustered is None and sampled is None:
+        return UNMEASURED
+    column = doc.get("provenance", {}).get("source", {}).get("columns", {}).get("cluster")
+    by = f" by {column}" if column else ""
+    sentences = []
+    if sampled is not None:
+        answers = sampled["answers"]
+        if answers["min"] == answers["max"]:
+            how_many = f"{answers['min']} times"
+        else:
+            how_many = f"{answers['mean']:.1f} times on average ({answers['min']} to " \
+                       f"{answers['max']})"
+        sentences.append(
+            f"Each question was answered {how_many} and is scored by the average of its "
+            "answers; the intervals resample questions together with their answers, so they "
+            "include sampling noise as well as question noise.")
+    if clustered is not None:
+        sentences.append(
+            f"Questions were treated as clustered{by} ({fmt.count(clustered['n_clusters'])} "
+            "clusters): the headline intervals and test take whole clusters as the independent "
+            "units, allowing for questions of one cluster rising and falling together.")
+    sentences.append("No training seeds were varied" + (
+        "." if clustered is not None else " and no question clusters were given."))
+    return " ".join(sentences)
 
 
 def _headline(intervals: list[dict]) -> dict:
@@ -56,7 +88,7 @@ def ci_statement(doc: dict) -> str:
     >>> ci_statement(doc).split(".")[0]
     'On this 500-question evaluation set, A scored 73'
     """
-    return _scores_sentence(doc) + " " + UNMEASURED
+    return _scores_sentence(doc) + " " + _unmeasured(doc)
 
 
 def _minimum_detectable_gap(sd_diff: float, n: int, alpha: float, power: float = 0.8) -> float:
@@ -67,11 +99,10 @@ def _minimum_detectable_gap(sd_diff: float, n: int, alpha: float, power: float =
 def _disagreement_sentence(doc: dict, test: dict) -> str:
     a, b = doc["difference"]["a"], doc["difference"]["b"]
     agreement = doc["agreement"]
-    how = _TEST_WORDS.get(test["name"], test["name"])
+    p = f"{_TEST_WORDS.get(test['name'], test['name'])} p {fmt.p_value(test['p_value'])}"
     if "n_resamples" in test:
-        how += f", {fmt.count(test['n_resamples'])} resamples"
-    p = f"{how} p {fmt.p_value(test['p_value'])}"
-    if doc["score_type"] == "binary":
+        p += f", {fmt.count(test['n_resamples'])} resamples"
+    if "a_only" in agreement:
         total = agreement["a_only"] + agreement["b_only"]
         return (f"The models disagreed on {fmt.count(total)} questions, with {b} correct on "
                 f"{fmt.count(agreement['b_only'])} and {a} on {fmt.count(agreement['a_only'])} "
@@ -132,7 +163,7 @@ def compare_statement(doc: dict) -> str:
             "or more.")
     if "equivalence" in doc:
         sentences.append(equivalence_sentence(doc))
-    sentences.append(UNMEASURED)
+    sentences.append(_unmeasured(doc))
     return " ".join(sentences)
 
 

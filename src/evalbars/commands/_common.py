@@ -17,12 +17,26 @@ def add_data_options(parser: argparse.ArgumentParser) -> None:
                        help="auto: binary when every score is 0 or 1 (default: auto)")
     group.add_argument("--intersect", action="store_true",
                        help="keep only items scored for every model; report how many dropped")
+    group.add_argument("--cluster", metavar="COL",
+                       help="column giving each question's cluster (document, topic, session): "
+                            "clusters, not questions, are then the independent units")
+    group.add_argument("--sample", metavar="COL",
+                       help="column telling apart several sampled answers to the same question "
+                            "by the same model (epoch or repeat index); they count as one "
+                            "question")
 
 
 def load_options(args: argparse.Namespace) -> dict:
-    """Keyword arguments for the API's loading parameters, from parsed arguments."""
-    return dict(item=args.item, model=args.model, score=args.score,
-                score_type=args.score_type, intersect=args.intersect)
+    """Keyword arguments for the API's loading parameters, from parsed arguments.
+
+    ``cluster`` and ``sample`` are included only when given.
+    """
+    options = dict(item=args.item, model=args.model, score=args.score,
+                   score_type=args.score_type, intersect=args.intersect)
+    for name in ("cluster", "sample"):
+        if getattr(args, name, None) is not None:
+            options[name] = getattr(args, name)
+    return options
 
 
 def add_settings(parser: argparse.ArgumentParser, *, resamples: bool = True,

@@ -5,7 +5,7 @@ import argparse
 
 from ._common import add_format, load_options
 
-_PILOT_OPTIONS = ("a", "b", "item", "model", "score", "intersect")
+_PILOT_OPTIONS = ("a", "b", "item", "model", "score", "intersect", "cluster")
 
 
 def _run(args: argparse.Namespace) -> dict:
@@ -92,5 +92,8 @@ def register(commands) -> None:
                        help="auto: binary when every score is 0 or 1 (default: auto)")
     pilot.add_argument("--intersect", action="store_true",
                        help="keep only items scored for every model")
+    pilot.add_argument("--cluster", metavar="COL",
+                       help="column giving each question's cluster: estimates --icc and "
+                            "--cluster-size for --design clustered")
     add_format(parser.add_argument_group("settings"))
     parser.set_defaults(handler=_run)

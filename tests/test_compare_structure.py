@@ -1,0 +1,89 @@
+"""compare and ci with clustered questions (--cluster) and several answers (--sample).
+
+Expected values: ../shared/fixtures/EXPECTED.md (seed 002, statsmodels) for the cookbook.
+"""
+import json
+
+import numpy as np
+import pytest
+
+import evalbars
+from evalbars.cli import main
+
+
+@pytest.fixture(scope="module")
+def clustered():
+    return evalbars.compare("examples/cookbook_topics.csv", a="system_a", b="system_b",
+                            cluster="topic_id", n_resamples=4000)
+
+
+def test_clustered_standard_errors(clustered):
+    doc = clustered.to_dict()
+    a, b = doc["models"]
+    # seed 002 / statsmodels OLS cov_type="cluster": CR1 0.0499 / 0.0464
+    assert a["clustered"]["se"] == pytest.approx(0.0499, abs=5e-5)
+    assert b["clustered"]["se"] == pytest.approx(0.0464, abs=5e-5)
+    # EXPECTED.md closed form: CR0 0.04862 / 0.04522; naive 0.0345 / 0.0322
+    assert a["clustered"]["se_cr0"] == pytest.approx(0.04862, abs=5e-6)
+    assert b["clustered"]["se_cr0"] == pytest.approx(0.04522, abs=5e-6)
+    assert a["clustered"]["se_naive"] == pytest.approx(0.0345, abs=5e-5)
+    assert a["clustered"]["n_clusters"] == 20
+    assert a["clustered"]["se"] / a["clustered"]["se_naive"] == pytest.approx(1.45, abs=0.005)
+    # EXPECTED.md: CR0 clustered SE of the paired delta 0.03426
+    assert doc["difference"]["clustered"]["se_cr0"] == pytest.approx(0.03426, abs=5e-6)
+
+
+def test_clustered_methods_lead(clustered):
+    doc = clustered.to_dict()
+    assert [i["method"] for i in doc["models"][0]["intervals"][:2]] == [
+        "cluster-cr1", "cluster-bootstrap-percentile"]
+    assert [i["method"] for i in doc["difference"]["intervals"][:2]] == [
+        "paired-cluster-cr1", "paired-cluster-bootstrap"]
+    assert doc["tests"][0]["name"] == "cluster-sign-flip"
+    # cluster-cr1 is mean ± t(19) · CR1 SE
+    from scipy import stats
+    low = 0.615 - stats.t.ppf(0.975, 19) * doc["models"][0]["clustered"]["se"]
+    assert doc["models"][0]["intervals"][0]["low"] == pytest.approx(low, rel=1e-12)
+
+
+def test_clustered_statement_and_warnings(clustered):
+    assert "clustered CR1" in clustered.statement
+    assert "clustered by topic_id (20 clusters)" in clustered.statement
+    assert "no question clusters were given" not in clustered.statement
+    assert any("only 20 clusters" in w for w in clustered.warnings)
+    assert any("1.45x too narrow" in w for w in clustered.warnings)
+
+
+def test_clustered_swap_and_shuffle_invariance(tmp_path):
+    rows = open("examples/cookbook_topics.csv").read().splitlines()
+    rng = np.random.default_rng(0)
+    shuffled = [rows[0]] + [rows[1 + i] for i in rng.permutation(len(rows) - 1)]
+    path = tmp_path / "shuffled.csv"
+    path.write_text("\n".join(shuffled) + "\n")
+    first = evalbars.compare("examples/cookbook_topics.csv", a="system_a", b="system_b",
+                             cluster="topic_id", n_resamples=1500).to_dict()
+    second = evalbars.compare(path, a="system_a", b="system_b", cluster="topic_id",
+                              n_resamples=1500).to_dict()
+    first.pop("provenance"), second.pop("provenance")
+    assert first == second
+    swapped = evalbars.compare(path, a="system_b", b="system_a", cluster="topic_id",
+                               n_resamples=1500)
+    for f, s in zip(first["difference"]["intervals"], swapped.to_dict()["difference"]["intervals"]):
+        assert (s["low"], s["high"]) == pytest.approx((-f["high"], -f["low"]), abs=1e-12)
+
+
+def test_clustered_equivalence_uses_cluster_df(clustered):
+    r = evalbars.compare("examples/cookbook_topics.csv", cluster="topic_id", margin=0.02,
+                         n_resamples=500)
+    eq = r.equivalence
+    assert eq.df == 19 and eq.se == pytest.approx(r.difference.clustered.se)
+
+
+def test_ci_with_clusters_through_the_cli(capsys):
+    status = main(["ci", "examples/cookbook_topics.csv", "--cluster", "topic_id",
+                   "--format", "json", "--n-resamples", "500"])
+    doc = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert doc["models"][0]["intervals"][0]["method"] == "cluster-cr1"
+    assert doc["models"][0]["clustered"]["effective_n"] == pytest.approx(200 / (
+        doc["models"][0]["clustered"]["design_effect"]))
