@@ -48,7 +48,7 @@ class Prepared:
     x: np.ndarray           # (n, m) per-item mean score
     counts: np.ndarray      # (n, m) answers per item
     sumsq: np.ndarray       # (n, m) sum of squared answers per item
-    clusters: np.ndarray | None
+    clusters: np.ndarray | None  # (n,) integer cluster codes
     answer_type: str        # "binary" when every answer is 0 or 1
 
     @property
@@ -70,7 +70,9 @@ def prepare(scores: ItemScores, names: tuple[str, ...]) -> Prepared:
     index = [scores.models.index(name) for name in names]
     x, counts, sumsq = scores.scores[:, index], scores.counts[:, index], scores.sumsq[:, index]
     keys = [x[:, j] for j in range(x.shape[1])][::-1]
-    clusters = None if scores.clusters is None else np.asarray(scores.clusters, dtype=object)
+    clusters = None
+    if scores.clusters is not None:  # factorized once; clustering is blind to label names
+        clusters = np.unique(np.asarray(scores.clusters), return_inverse=True)[1].reshape(-1)
     order = np.lexsort(keys)
     return Prepared(tuple(names), x[order], counts[order], sumsq[order],
                     None if clusters is None else clusters[order], scores.score_type)
