@@ -1,11 +1,14 @@
-"""Tests for evalbars.ingest: layouts, formats, values, every error message, invariances."""
+"""Tests for evalbars.ingest and the modules behind load (_columns, _cells, _layouts, _align).
+
+Layouts, values, every error message past reading a file, invariances; the file formats
+and their errors are in test_readers.py.
+"""
 from __future__ import annotations
 
 import csv
 import doctest
 import hashlib
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,26 +19,11 @@ from hypothesis import strategies as st
 from evalbars import ingest
 from evalbars._errors import EvalbarsError
 from evalbars.ingest import ItemScores, load
+from ingest_helpers import error, write
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSON = ROOT / "examples" / "lesson_pair.csv"
 COOKBOOK = ROOT / "examples" / "cookbook_topics.csv"
-
-
-def write(tmp_path: Path, name: str, content: str | bytes) -> Path:
-    """Write ``content`` byte for byte (no newline translation)."""
-    path = tmp_path / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
-    return path
-
-
-def error(*args, **kwargs) -> str:
-    with pytest.raises(EvalbarsError) as info:
-        load(*args, **kwargs)
-    message = str(info.value)
-    assert "\n" not in message, "messages are one line"
-    return message
 
 
 def csv_columns(path: Path) -> dict[str, list[str]]:
@@ -201,46 +189,6 @@ def test_jsonl_long(tmp_path):
     np.testing.assert_array_equal(data.scores, [[1, 0.5]])
 
 
-@pytest.mark.parametrize("suffix", [".jsonl", ".ndjson", ".json-lines", ".JSONL"])
-def test_jsonl_extensions(tmp_path, suffix):
-    path = write(tmp_path, "r" + suffix, '{"qid": "q1", "a": 1}\n{"qid": "q2", "a": 0}\n')
-    data = load(path)
-    assert data.source["format"] == "jsonl" and data.models == ("a",)
-
-
-def test_parquet(tmp_path):
-    pa = pytest.importorskip("pyarrow")
-    pq = pytest.importorskip("pyarrow.parquet")
-    table = pa.table({
-        "qid": pa.array([7, 8, 9], pa.int32()),
-        "a": pa.array(["1", " 0.5 ", "true"]),
-        "b": pa.array([True, False, None]),
-        "c": pa.array([1, 0, 1], pa.int8()),
-        "tag": pa.array(["x", "y", "x"]).dictionary_encode(),
-    })
-    path = tmp_path / "r.parquet"
-    pq.write_table(table, path)
-    data = load(path, intersect=True, score_type="continuous")
-    assert data.items == ("7", "8")
-    assert data.models == ("a", "b", "c")
-    np.testing.assert_array_equal(data.scores, [[1, 1, 1], [0.5, 0, 0]])
-    assert data.source["format"] == "parquet"
-    assert data.dropped == {"a": 1, "b": 0, "c": 1}
-
-
-def test_parquet_long_with_nulls(tmp_path):
-    pa = pytest.importorskip("pyarrow")
-    pq = pytest.importorskip("pyarrow.parquet")
-    table = pa.table({
-        "id": ["q1", "q1", "q2", "q2"],
-        "model": ["a", "b", "a", "b"],
-        "score": pa.array([1.0, 0.0, None, 1.0]),
-    })
-    pq.write_table(table, tmp_path / "r.parquet")
-    message = error(tmp_path / "r.parquet")
-    assert "model 'a' has no score for 1 item" in message and "row 2 (0-based)" in message
-
-
 def test_dataframe_wide_and_long():
     pd = pytest.importorskip("pandas")
     wide = pd.DataFrame({"qid": ["q2", "q1"], "a": [1, 0], "b": [0.5, 1.0]})
@@ -253,30 +201,6 @@ def test_dataframe_wide_and_long():
     again = load(long)
     assert again.source["layout"] == "long"
     np.testing.assert_array_equal(again.scores, data.scores)
-
-
-def test_dataframe_named_index_is_a_column():
-    pd = pytest.importorskip("pandas")
-    df = pd.DataFrame({"a": [1, 0], "b": [0, 0]}, index=pd.Index(["q1", "q2"], name="qid"))
-    data = load(df)
-    assert data.items == ("q1", "q2") and data.models == ("a", "b")
-
-
-def test_dataframe_nan_is_missing_and_nullable_dtypes():
-    pd = pytest.importorskip("pandas")
-    df = pd.DataFrame({
-        "qid": pd.array([1, 2, 3], dtype="Int64"),
-        "a": [1.0, np.nan, 0.0],
-        "b": pd.array([True, False, None], dtype="boolean"),
-        "c": pd.array([1, None, 0], dtype="Int64"),
-        "d": pd.array(["1", "0", None], dtype="string"),
-    })
-    data = load(df, intersect=True)
-    assert data.items == ("1",)
-    assert data.models == ("a", "b", "c", "d")
-    assert data.dropped == {"a": 1, "b": 1, "c": 1, "d": 1}
-    message = error(df)
-    assert "model 'a' has no score for 1 item" in message and "row 1 (0-based)" in message
 
 
 def test_two_files(tmp_path):
@@ -313,45 +237,7 @@ def test_two_dataframes_need_names():
     assert "models=['a', 'b']" in error(a, b)
 
 
-def test_same_data_in_every_format_gives_the_same_result(tmp_path):
-    pd = pytest.importorskip("pandas")
-    pytest.importorskip("pyarrow")
-    rng = np.random.default_rng(3)
-    n = 60
-    df = pd.DataFrame({
-        "id": [f"item{k}" for k in rng.permutation(n)],
-        "m1": rng.integers(0, 2, n),
-        "m2": rng.random(n).round(3),
-    })
-    df.to_csv(tmp_path / "d.csv", index=False)
-    df.to_json(tmp_path / "d.jsonl", orient="records", lines=True)
-    df.to_parquet(tmp_path / "d.parquet", index=False)
-    results = [load(x, models=["m1", "m2"]) for x in
-               (df, tmp_path / "d.csv", tmp_path / "d.jsonl", tmp_path / "d.parquet")]
-    for other in results[1:]:
-        assert other.items == results[0].items and other.models == results[0].models
-        assert other.score_type == results[0].score_type == "continuous"
-        np.testing.assert_array_equal(other.scores, results[0].scores)
-
-
 # --------------------------------------------------------------------------- values
-
-
-def test_bom_crlf_quoted_commas_and_line_breaks(tmp_path):
-    content = (
-        "\ufeffqid,a,b\r\n"
-        '"q,1",1,0\r\n'
-        '"q\r\n2"," 0.5 ",TRUE\r\n'
-        "q3,1,false\r\n"
-        "q4,1,x\r\n"
-    )
-    path = write(tmp_path, "bom.csv", content)
-    data = load(path, models=["a"])
-    assert data.items == ("q\r\n2", "q,1", "q3", "q4")
-    assert data.source["columns"]["item"] == "qid"  # the BOM is not part of the name
-    np.testing.assert_array_equal(data.column("a"), [0.5, 1, 1, 1])
-    message = error(path)  # 'x' in b is on line 6: the quoted line break counts as a line
-    assert "'x' at line 6" in message and "column 'b'" in message
 
 
 def test_ids_are_exact_strings(tmp_path):
@@ -395,26 +281,12 @@ def test_integer_scale_is_continuous(tmp_path):
     assert load(write(tmp_path, "w.csv", "qid,rating\n" + rows)).score_type == "continuous"
 
 
-def test_blank_lines_are_skipped_and_lines_still_counted(tmp_path):
-    path = write(tmp_path, "w.csv", "qid,a\n\nq1,1\n\nq2,abc\n\n")
-    assert "'abc' at line 5" in error(path, models=["a"])
-
-
 def test_scores_are_read_only_and_column_view(tmp_path):
     data = load(write(tmp_path, "w.csv", WIDE))
     with pytest.raises(ValueError):
         data.scores[0, 0] = 5
     assert not data.column("model_b").flags.writeable
     assert "ItemScores" in repr(data) and "3 items" in repr(data)
-
-
-def test_sha256_of_each_input(tmp_path):
-    one = write(tmp_path, "a.csv", "qid,score\nq1,1\n")
-    two = write(tmp_path, "b.csv", "qid,score\nq1,0\n")
-    data = load(one, two)
-    assert [x["sha256"] for x in data.source["inputs"]] == [
-        hashlib.sha256(p.read_bytes()).hexdigest() for p in (one, two)
-    ]
 
 
 def test_large_wide_file(tmp_path):
@@ -535,121 +407,6 @@ def test_long_dataframe_shuffle_property(rows, rnd):
     assert first.items == second.items and first.score_type == second.score_type
     assert first.dropped == second.dropped
     np.testing.assert_array_equal(first.scores, second.scores)
-
-
-# --------------------------------------------------------------------------- errors: files
-
-
-def test_error_missing_file(tmp_path):
-    message = error(tmp_path / "nope.csv")
-    assert "no such file" in message and "nope.csv" in message
-
-
-@pytest.mark.parametrize("name, hint", [("r.txt", "'.txt'"), ("r.json", "rename it .jsonl"),
-                                         ("r.csv.gz", "decompress")])
-def test_error_unknown_extension(tmp_path, name, hint):
-    message = error(write(tmp_path, name, "qid,a\nq1,1\n"))
-    assert hint in message and ".csv, .jsonl" in message
-
-
-def test_error_directory(tmp_path):
-    (tmp_path / "d.csv").mkdir()
-    assert "is a directory" in error(tmp_path / "d.csv")
-
-
-def test_error_data_type():
-    message = error(123)
-    assert "file path" in message and "builtins.int" in message
-
-
-def test_error_empty_file(tmp_path):
-    assert "is empty" in error(write(tmp_path, "e.csv", ""))
-
-
-def test_error_header_only(tmp_path):
-    assert "no rows" in error(write(tmp_path, "e.csv", "qid,a,b\n"))
-
-
-def test_error_jsonl_no_rows(tmp_path):
-    assert "no rows" in error(write(tmp_path, "e.jsonl", "\n \n"))
-
-
-def test_error_dataframe_no_rows():
-    pd = pytest.importorskip("pandas")
-    assert "no rows" in error(pd.DataFrame({"qid": [], "a": []}))
-
-
-def test_error_parquet_no_rows(tmp_path):
-    pa = pytest.importorskip("pyarrow")
-    pq = pytest.importorskip("pyarrow.parquet")
-    pq.write_table(pa.table({"qid": pa.array([], pa.string())}), tmp_path / "e.parquet")
-    assert "no rows" in error(tmp_path / "e.parquet")
-
-
-def test_error_wrong_field_count(tmp_path):
-    path = write(tmp_path, "w.csv", "qid,a,b\nq1,1,0\nq2,1\nq3,1,0,1\nq4,0,0\n")
-    message = error(path)
-    assert "line 3 has 2 fields but the header has 3" in message
-    assert "1 more rows with the wrong number of fields: line 4" in message
-
-
-def test_error_jsonl_invalid_line(tmp_path):
-    path = write(tmp_path, "r.jsonl", '{"qid": "q1", "a": 1}\n{"qid": "q2", "a": \n')
-    assert "line 2 is not valid JSON" in error(path)
-
-
-def test_error_jsonl_not_an_object(tmp_path):
-    path = write(tmp_path, "r.jsonl", '{"qid": "q1", "a": 1}\n\n[1, 2]\n')
-    assert "line 3 is a JSON list, not an object" in error(path)
-
-
-def test_error_jsonl_repeated_key(tmp_path):
-    path = write(tmp_path, "r.jsonl", '{"qid": "q1", "a": 1, "a": 0}\n')
-    assert "line 1 repeats the key 'a'" in error(path)
-
-
-def test_error_duplicated_header(tmp_path):
-    message = error(write(tmp_path, "w.csv", "qid,a,b,a\nq1,1,0,1\n"))
-    assert "duplicated column names" in message and "'a'" in message and "line 1" in message
-
-
-def test_error_duplicated_dataframe_columns():
-    pd = pytest.importorskip("pandas")
-    assert "duplicated column names" in error(pd.DataFrame([[1, 1, 0]], columns=["qid", "a", "a"]))
-
-
-def test_error_unnamed_column(tmp_path):
-    message = error(write(tmp_path, "w.csv", "qid,a,\nq1,1,\n"))
-    assert "column 3" in message and "no name" in message and "trailing comma" in message
-
-
-def test_error_not_utf8(tmp_path):
-    message = error(write(tmp_path, "w.csv", b"qid,a\nq1,1\nq\xe92,0\n"))
-    assert "w.csv" in message and "not UTF-8" in message and "line 3" in message
-
-
-def test_error_not_comma_separated(tmp_path):
-    assert "does not look comma-separated" in error(write(tmp_path, "w.csv", "qid;a;b\nq1;1;0\n"))
-
-
-def test_error_pyarrow_missing(tmp_path, monkeypatch):
-    pa = pytest.importorskip("pyarrow")
-    pq = pytest.importorskip("pyarrow.parquet")
-    pq.write_table(pa.table({"qid": ["q1"], "a": [1]}), tmp_path / "r.parquet")
-    monkeypatch.setitem(sys.modules, "pyarrow", None)
-    monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
-    assert "pip install 'evalbars[parquet]'" in error(tmp_path / "r.parquet")
-
-
-def test_error_unreadable_parquet(tmp_path):
-    pytest.importorskip("pyarrow")
-    assert "cannot read" in error(write(tmp_path, "r.parquet", b"not parquet at all"))
-
-
-def test_error_dataframe_multiindex_columns():
-    pd = pytest.importorskip("pandas")
-    df = pd.DataFrame([[1, 2]], columns=pd.MultiIndex.from_tuples([("x", "a"), ("x", "b")]))
-    assert "MultiIndex" in error(df)
 
 
 # --------------------------------------------------------------------------- errors: columns

@@ -1,4 +1,8 @@
-"""Power, sample size and MDE: seed numbers, statsmodels, brute force, round trips, CLI."""
+"""Power, sample size and MDE: seed numbers, statsmodels, round trips, grid, errors, CLI, docs.
+
+Exact McNemar power is tested in test_mcnemar_power.py, pilot estimates and the ICC in
+test_pilot.py.
+"""
 import dataclasses
 import json
 import math
@@ -7,7 +11,6 @@ import shlex
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 from scipy import stats
 from statsmodels.stats.power import NormalIndPower, TTestPower
@@ -16,7 +19,6 @@ from statsmodels.stats.proportion import proportion_effectsize
 from evalbars import power as P
 from evalbars._errors import EvalbarsError
 from evalbars.cli import build_parser, main
-from evalbars.ingest import load
 
 Z_SUM_SQ = (stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) ** 2
 """Seed 000's (1.96 + 0.84)**2 with exact quantiles: 7.848879734."""
@@ -178,83 +180,6 @@ def test_normal_paired_power_is_close_to_the_t_test(case):
     assert -1e-9 <= ours - t <= 2.5 / n
 
 
-# --- exact McNemar power ------------------------------------------------------------------
-
-
-def _brute_force_mcnemar(n, d, gap, alpha):
-    """Enumerate every (a_only, b_only) count; reject when scipy's binomtest p <= alpha."""
-    probs = [(d - gap) / 2, (d + gap) / 2, 1 - d]
-    total = 0.0
-    for i in range(n + 1):
-        for j in range(n + 1 - i):
-            if i + j and stats.binomtest(j, i + j, 0.5).pvalue <= alpha:
-                total += stats.multinomial.pmf([i, j, n - i - j], n, probs)
-    return total
-
-
-@pytest.mark.parametrize("n,d,gap,alpha", [
-    (12, 0.3, 0.1, 0.05), (25, 0.5, 0.2, 0.05), (30, 0.2, 0.0, 0.05), (18, 1.0, 0.4, 0.1),
-    (20, 0.4, 0.4, 0.01), (40, 0.15, 0.05, 0.2), (5, 0.9, 0.5, 0.05),
-])
-def test_exact_mcnemar_power_equals_brute_force(n, d, gap, alpha):
-    assert P.mcnemar_power(n, disagreement=d, gap=gap, alpha=alpha) == pytest.approx(
-        _brute_force_mcnemar(n, d, gap, alpha), abs=1e-12)
-
-
-def _simulated_power(n, d, gap, alpha, reps, seed):
-    rng = np.random.default_rng(seed)
-    counts = rng.multinomial(n, [(d - gap) / 2, (d + gap) / 2, 1 - d], size=reps)
-    a_only, b_only = counts[:, 0], counts[:, 1]
-    m = a_only + b_only
-    p = np.minimum(1.0, 2 * stats.binom.cdf(np.minimum(a_only, b_only), m, 0.5))
-    return float(np.mean((m > 0) & (p <= alpha)))
-
-
-@pytest.mark.parametrize("n,d,gap", [(500, 0.10, 0.02), (2000, 0.05, 0.01)])
-def test_exact_mcnemar_power_matches_a_seeded_simulation(n, d, gap):
-    reps = 20_000
-    sim = _simulated_power(n, d, gap, 0.05, reps, seed=7)
-    exact = P.mcnemar_power(n, disagreement=d, gap=gap)
-    assert abs(sim - exact) < 4 * math.sqrt(exact * (1 - exact) / reps)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("n,d,gap,alpha", [
-    (500, 0.10, 0.02, 0.05), (3000, 0.2, 0.015, 0.01), (150, 0.6, 0.1, 0.1),
-    (20_000, 0.08, 0.004, 0.05),
-])
-def test_exact_mcnemar_power_matches_a_long_simulation(n, d, gap, alpha):
-    reps = 2_000_000
-    sim = _simulated_power(n, d, gap, alpha, reps, seed=11)
-    exact = P.mcnemar_power(n, disagreement=d, gap=gap, alpha=alpha)
-    assert abs(sim - exact) < 4 * math.sqrt(exact * (1 - exact) / reps)
-
-
-def test_exact_mcnemar_power_is_fast_and_truncation_is_a_tiny_lower_bound():
-    import time
-
-    start = time.perf_counter()
-    big = P.mcnemar_power(100_000, disagreement=0.1, gap=0.002)
-    assert time.perf_counter() - start < 0.5
-    assert 0 < big < 1
-    # the full sum over every m agrees with the truncated one to MCNEMAR_TAIL
-    n, d, gap = 3000, 0.1, 0.01
-    m = np.arange(n + 1)
-    c = stats.binom.ppf(0.025, m, 0.5)
-    c = np.where(2 * stats.binom.cdf(c, m, 0.5) <= 0.05, c, c - 1)
-    q = (d + gap) / (2 * d)
-    full = stats.binom.pmf(m, n, d) @ (stats.binom.cdf(c, m, q) + stats.binom.sf(m - c - 1, m, q))
-    truncated = P.mcnemar_power(n, disagreement=d, gap=gap)
-    assert 0 <= full - truncated <= P.MCNEMAR_TAIL
-
-
-def test_exact_mcnemar_size_is_at_most_alpha_and_power_grows_with_the_gap():
-    powers = [P.mcnemar_power(400, disagreement=0.2, gap=g) for g in np.linspace(0, 0.2, 21)]
-    assert powers[0] <= 0.05
-    assert all(np.diff(powers) >= 0) and powers[10] > powers[5] > powers[0]
-    assert powers[-1] == pytest.approx(1.0)
-
-
 # --- round trips --------------------------------------------------------------------------
 
 ROUND_TRIP_DESIGNS = [
@@ -320,119 +245,6 @@ def test_grid_rows_equal_solve_and_mde_at_current_n():
     assert g.grid[3]["n"] is None and "cannot exceed the disagreement rate" in g.grid[3]["note"]
     clustered = P.grid(design="clustered", n=400, baseline=0.6, icc=0.05, cluster_size=4)
     assert all(row["n_clusters"] * 4 == row["n"] for row in clustered.grid)
-
-
-# --- pilot --------------------------------------------------------------------------------
-
-
-def test_pilot_estimates_from_the_lesson_pair(lesson_path):
-    pilot = P.from_pilot(lesson_path)
-    # seed 000: 21 disagreements of 500 (B only 17, A only 4); A scored 73.2%.
-    assert (pilot.n_items, pilot.a_only, pilot.b_only) == (500, 4, 17)
-    assert pilot.disagreement == pytest.approx(21 / 500) and pilot.baseline == pytest.approx(0.732)
-    r = P.solve(n=500, power=0.8, pilot=pilot)
-    assert r.gap == P.solve(n=500, power=0.8, disagreement=0.042).gap
-    assert r.inputs["disagreement"] == pytest.approx(0.042)
-    assert r.pilot["source"]["inputs"][0]["sha256"] and "500-question pilot" in r.statement
-    unpaired = P.solve(design="unpaired", gap=0.05, power=0.8, pilot=pilot)
-    assert unpaired.inputs["baseline"] == pytest.approx(0.732)
-    assert P.grid(pilot=pilot).n == 500
-
-
-def test_pilot_with_continuous_scores_and_a_single_model():
-    rng = np.random.default_rng(0)
-    a, b = rng.normal(0.5, 0.2, 60), rng.normal(0.55, 0.2, 60)
-    df = pd.DataFrame({"id": [f"q{i:02d}" for i in range(60)], "a": a, "b": b})
-    pilot = P.from_pilot(df)
-    assert pilot.variance_d == pytest.approx(np.var(b - a, ddof=1))
-    assert pilot.variance == pytest.approx((np.var(a, ddof=1) + np.var(b, ddof=1)) / 2)
-    assert P.solve(gap=0.05, power=0.8, pilot=pilot).inputs["variance"] == pilot.variance_d
-    single = P.from_pilot(df[["id", "a"]])
-    assert single.b is None and single.disagreement is None
-    r = P.solve(design="unpaired", gap=0.05, power=0.8, pilot=single)
-    assert r.inputs["variance"] == pytest.approx(np.var(a, ddof=1))
-
-
-def test_pilot_on_clustered_design_uses_the_paired_estimate(cookbook_path):
-    pilot = P.from_pilot(cookbook_path, item="example_id")
-    assert (pilot.a_only, pilot.b_only) == (26, 45)  # seed 002
-    r = P.solve(design="clustered", gap=0.05, power=0.8, pilot=pilot, icc=0.1, cluster_size=10)
-    assert r.inputs["disagreement"] == pytest.approx(71 / 200)
-
-
-def test_pilot_with_clusters_estimates_icc_on_the_differences(cookbook_path, cookbook):
-    a, b = cookbook
-    topics = pd.read_csv(cookbook_path, dtype=str)["topic_id"].to_numpy()
-    pilot = P.from_pilot(cookbook_path, cluster="topic_id")
-    assert pilot.icc == pytest.approx(P.icc(b - a, topics), rel=1e-12)  # row order is id order
-    assert pilot.icc == pytest.approx(-0.0320348, abs=1e-7) and pilot.cluster_size == 10.0
-    assert pilot.to_dict()["icc"] == pilot.icc and pilot.to_dict()["cluster_size"] == 10.0
-    r = P.solve(design="clustered", gap=0.05, power=0.8, pilot=pilot)
-    assert r.inputs["icc"] == 0.0 and r.inputs["cluster_size"] == 10.0  # negative -> 0
-    assert r.n == P.solve(design="clustered", gap=0.05, power=0.8, disagreement=0.355,
-                          icc=0.0, cluster_size=10).n
-    bigger = P.solve(design="clustered", gap=0.05, power=0.8, pilot=pilot, cluster_size=20)
-    assert bigger.inputs["cluster_size"] == 20 and bigger.n_clusters * 20 == bigger.n
-    assert "icc" not in P.solve(gap=0.05, power=0.8, pilot=pilot).inputs  # paired design
-    assert P.from_pilot(cookbook_path).icc is None
-
-
-def test_pilot_with_clusters_and_one_model():
-    # 40 clusters of 5, between variance 0.09, within 0.16: ICC 0.36 by construction.
-    rng = np.random.default_rng(2)
-    labels = np.repeat([f"doc{k:02d}" for k in range(40)], 5)
-    x = 0.5 + rng.normal(0, 0.3, 40).repeat(5) + rng.normal(0, 0.4, 200)
-    df = pd.DataFrame({"id": [f"q{i:03d}" for i in range(200)], "doc": labels, "a": x})
-    pilot = P.from_pilot(df, cluster="doc")
-    assert pilot.icc == pytest.approx(P.icc(x, labels), rel=1e-12)
-    assert 0.2 < pilot.icc < 0.5 and pilot.cluster_size == 5.0
-    r = P.solve(design="clustered", gap=0.05, power=0.8, pilot=pilot)
-    assert r.inputs["icc"] == pilot.icc and r.inputs["variance"] == pilot.variance
-    assert r.design_effect == pytest.approx(1 + 4 * pilot.icc)
-
-
-def test_clustered_pilot_errors(cookbook_path):
-    pilot = P.from_pilot(cookbook_path, cluster="topic_id")
-    singletons = pd.DataFrame({"id": ["x", "y", "z"], "c": ["1", "2", "3"], "a": [1, 0, 1],
-                               "b": [0, 0, 1]})
-    cases = [
-        (lambda: P.solve(design="clustered", gap=0.05, power=0.8, pilot=pilot, icc=0.1),
-         "icc was given and is also estimated from the pilot; give one"),
-        (lambda: P.solve(design="clustered", gap=0.05, power=0.8, pilot=pilot,
-                         design_effect=2.0),
-         "design_effect was given and the clustered pilot estimates icc"),
-        (lambda: P.from_pilot(load(cookbook_path), cluster="topic_id"),
-         "cluster='topic_id' names a column to read, but the pilot was loaded already"),
-        (lambda: P.from_pilot(singletons, cluster="c"),
-         "cannot estimate the pilot's ICC of the differences 'b' - 'a': icc needs at least 2 "
-         "clusters and a cluster with 2 or more questions"),
-    ]
-    for call, message in cases:
-        with pytest.raises(EvalbarsError) as error:
-            call()
-        assert message in str(error.value)
-
-
-# --- intraclass correlation -----------------------------------------------------------------
-
-
-def test_icc_matches_one_way_anova_f():
-    rng = np.random.default_rng(5)
-    sizes = rng.integers(2, 12, 30)
-    labels = np.repeat(np.arange(30), sizes)
-    x = rng.normal(size=30)[labels] * 0.6 + rng.normal(size=labels.size)
-    f = stats.f_oneway(*[x[labels == k] for k in range(30)]).statistic
-    total = labels.size
-    m0 = (total - float(sizes @ sizes) / total) / 29
-    assert P.icc(x, labels) == pytest.approx((f - 1) / (f + m0 - 1), rel=1e-10)
-
-
-def test_icc_recovers_a_simulated_value():
-    # 400 clusters of 10, between sd^2 = 0.25, within 1: ICC = 0.25 / 1.25 = 0.2.
-    rng = np.random.default_rng(9)
-    labels = np.repeat(np.arange(400), 10)
-    x = rng.normal(0, 0.5, 400)[labels] + rng.normal(size=4000)
-    assert P.icc(x, labels) == pytest.approx(0.2, abs=0.03)
 
 
 # --- one test per error message --------------------------------------------------------------
@@ -511,24 +323,6 @@ def test_power_functions_errors():
         (lambda: P.grid(disagreement=0.1), "grid needs n"),
         (lambda: P.grid(n=100, disagreement=0.1, sample=3), "grid got unexpected argument(s)"),
         (lambda: P.grid(n=100, disagreement=0.1, gaps=(0.01, 0)), "gaps must be positive"),
-    ]
-    for call, message in cases:
-        with pytest.raises(EvalbarsError) as error:
-            call()
-        assert message in str(error.value)
-
-
-def test_pilot_errors(lesson_path):
-    pilot = P.from_pilot(lesson_path)
-    one = P.from_pilot(pd.DataFrame({"id": ["x", "y"], "a": [1, 0]}))
-    agree = P.from_pilot(pd.DataFrame({"id": ["x", "y"], "a": [1, 0], "b": [1, 0]}))
-    cases = [
-        (lambda: P.solve(gap=0.01, power=0.8, pilot=one), "a paired design needs two models"),
-        (lambda: P.solve(gap=0.01, power=0.8, pilot=agree), "agree on all 2 questions"),
-        (lambda: P.solve(gap=0.01, power=0.8, disagreement=0.1, pilot=pilot),
-         "disagreement was given and is also estimated from the pilot"),
-        (lambda: P.from_pilot(pd.DataFrame({"id": ["x"], "a": [1], "b": [0]})),
-         "a pilot needs at least 2 questions; got 1"),
     ]
     for call, message in cases:
         with pytest.raises(EvalbarsError) as error:

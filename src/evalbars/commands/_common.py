@@ -9,21 +9,39 @@ def add_data_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("data", help="results file (.csv, .jsonl, .parquet)")
     parser.add_argument("data2", nargs="?", default=None,
                         help="a second results file, one model per file, joined on the id")
-    group = parser.add_argument_group("columns (auto-detected when left out; printed)")
-    group.add_argument("--item", help="column with the question id")
-    group.add_argument("--model", help="long layout: column naming the model of each row")
-    group.add_argument("--score", help="long layout or two files: column with the score")
-    group.add_argument("--score-type", choices=("auto", "binary", "continuous"), default="auto",
-                       help="auto: binary when every score is 0 or 1 (default: auto)")
-    group.add_argument("--intersect", action="store_true",
-                       help="keep only items scored for every model; report how many dropped")
-    group.add_argument("--cluster", metavar="COL",
-                       help="column giving each question's cluster (document, topic, session): "
-                            "clusters, not questions, are then the independent units")
-    group.add_argument("--sample", metavar="COL",
-                       help="column telling apart several sampled answers to the same question "
-                            "by the same model (epoch or repeat index); they count as one "
-                            "question")
+    add_column_options(parser.add_argument_group("columns (auto-detected when left out; printed)"))
+
+
+def add_column_options(group, *, sample: bool = True, **helps: str) -> None:
+    """--item, --model, --score, --score-type, --intersect, --cluster and --sample.
+
+    ``group`` is a parser or an argument group. ``sample=False`` leaves out --sample;
+    ``helps`` replaces the help of an option, keyed by its name (``cluster="..."``).
+    """
+    options = {
+        "item": dict(help="column with the question id"),
+        "model": dict(help="long layout: column naming the model of each row"),
+        "score": dict(help="long layout or two files: column with the score"),
+        "score_type": dict(choices=("auto", "binary", "continuous"), default="auto",
+                           help="auto: binary when every score is 0 or 1 (default: auto)"),
+        "intersect": dict(action="store_true",
+                          help="keep only items scored for every model; report how many "
+                               "dropped"),
+        "cluster": dict(metavar="COL",
+                        help="column giving each question's cluster (document, topic, "
+                             "session): clusters, not questions, are then the independent "
+                             "units"),
+        "sample": dict(metavar="COL",
+                       help="column telling apart several sampled answers to the same "
+                            "question by the same model (epoch or repeat index); they count "
+                            "as one question"),
+    }
+    for name, text in helps.items():
+        options[name]["help"] = text
+    if not sample:
+        del options["sample"]
+    for name, spec in options.items():
+        group.add_argument("--" + name.replace("_", "-"), **spec)
 
 
 def load_options(args: argparse.Namespace) -> dict:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_format, load_options
+from ._common import add_column_options, add_format, load_options
 
 _PILOT_OPTIONS = ("a", "b", "item", "model", "score", "intersect", "cluster")
 
@@ -85,15 +85,9 @@ def register(commands) -> None:
                        help="a pilot results file, or two files with one model each")
     pilot.add_argument("--a", metavar="NAME", help="the baseline model (column or model name)")
     pilot.add_argument("--b", metavar="NAME", help="the model compared against it")
-    pilot.add_argument("--item", help="column with the question id")
-    pilot.add_argument("--model", help="long layout: column naming the model of each row")
-    pilot.add_argument("--score", help="long layout or two files: column with the score")
-    pilot.add_argument("--score-type", choices=("auto", "binary", "continuous"), default="auto",
-                       help="auto: binary when every score is 0 or 1 (default: auto)")
-    pilot.add_argument("--intersect", action="store_true",
-                       help="keep only items scored for every model")
-    pilot.add_argument("--cluster", metavar="COL",
-                       help="column giving each question's cluster: estimates --icc and "
-                            "--cluster-size for --design clustered")
+    add_column_options(pilot, sample=False,
+                       intersect="keep only items scored for every model",
+                       cluster="column giving each question's cluster: estimates --icc and "
+                               "--cluster-size for --design clustered")
     add_format(parser.add_argument_group("settings"))
     parser.set_defaults(handler=_run)

@@ -1,0 +1,199 @@
+"""Planning inputs estimated from pilot results: disagreement, baseline, variances, ICC."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._errors import EvalbarsError
+from .clustering import clustered_se
+from .results import json_safe
+
+
+def icc(values, clusters) -> float:
+    """One-way ANOVA estimate of the intraclass correlation of ``values`` within clusters.
+
+    Parameters
+    ----------
+    values : array_like
+        One score per question (for a paired design, the difference ``b - a``).
+    clusters : array_like
+        The cluster label of each question (document, topic, session).
+
+    Notes
+    -----
+    With k clusters of sizes n_j (N in all), MSB and MSW the between- and within-cluster
+    mean squares and ``m0 = (N - sum(n_j**2) / N) / (k - 1)``::
+
+        ICC = (MSB - MSW) / (MSB + (m0 - 1) MSW)
+
+    It can be negative (clusters less alike than random questions). Computed by
+    :func:`evalbars.clustering.clustered_se`, the estimator behind the ICC of clustered
+    error bars; validated against ``scipy.stats.f_oneway``: ``ICC = (F - 1) / (F + m0 - 1)``.
+
+    Examples
+    --------
+    >>> round(icc([1, 1, 0, 0, 1, 0], ["x", "x", "y", "y", "z", "z"]), 3)
+    0.5
+    """
+    x = np.asarray(values, dtype=float)
+    labels = np.asarray(clusters)
+    if x.ndim != 1 or labels.shape != x.shape:
+        raise EvalbarsError(f"values and clusters must be 1-D and of equal length; got shapes "
+                            f"{x.shape} and {labels.shape}")
+    k, total = np.unique(labels).size, x.size
+    if k < 2 or total <= k:
+        raise EvalbarsError(f"icc needs at least 2 clusters and a cluster with 2 or more "
+                            f"questions; got {k} clusters of {total} questions")
+    bad = np.flatnonzero(~np.isfinite(x))
+    if bad.size:
+        raise EvalbarsError(f"values must be finite numbers; got {x[bad[0]]} at index {bad[0]}")
+    rho = clustered_se(x, labels).icc
+    if math.isnan(rho):  # with 2+ clusters and a cluster of 2+, only when nothing varies
+        raise EvalbarsError("icc is undefined: every value is the same")
+    return rho
+
+
+@dataclass(frozen=True, slots=True)
+class Pilot:
+    """Planning inputs estimated from a pilot results file (:func:`from_pilot`).
+
+    ``baseline`` is model A's mean score; ``variance`` the mean of the two models'
+    per-question variances (ddof=1); for a pair, ``disagreement`` (0/1 scores: share of
+    questions the models differ on, with ``a_only``/``b_only`` counts) or ``variance_d``
+    (continuous: variance of ``b - a``, ddof=1). With clusters, ``icc`` (of the
+    per-question differences for a pair, of model A's scores for one model; it can be
+    negative) and ``cluster_size`` (questions per cluster, on average); None otherwise.
+    """
+
+    n_items: int
+    score_type: str
+    a: str
+    b: str | None
+    baseline: float
+    variance: float
+    disagreement: float | None
+    variance_d: float | None
+    a_only: int | None
+    b_only: int | None
+    source: dict
+    icc: float | None = None
+    cluster_size: float | None = None
+
+    def _fill(self, design: str, given: dict) -> dict:
+        """``given`` with the pilot's estimates for the design filled in."""
+        paired = design == "paired" or (design == "clustered" and self.b is not None)
+        binary = self.score_type == "binary"
+        if paired and self.b is None:
+            raise EvalbarsError(f"a paired design needs two models; the pilot has one, "
+                                f"{self.a!r}")
+        if paired and binary and self.disagreement == 0:
+            raise EvalbarsError(f"the pilot's models agree on all {self.n_items} questions, so it "
+                                f"says nothing about the disagreement rate; give disagreement")
+        key, value = ("disagreement", self.disagreement) if paired and binary else \
+            ("variance", self.variance_d) if paired else \
+            ("baseline", self.baseline) if binary else ("variance", self.variance)
+        filled = {key: value}
+        if design == "clustered" and self.icc is not None:
+            if given["design_effect"] is not None:
+                raise EvalbarsError("design_effect was given and the clustered pilot estimates "
+                                    "icc; give one (or load the pilot without clusters)")
+            filled["icc"] = max(self.icc, 0.0)
+            if given["cluster_size"] is None:  # a design choice: plan other sizes at will
+                filled["cluster_size"] = self.cluster_size
+        for name in filled:
+            if given[name] is not None:
+                raise EvalbarsError(f"{name} was given and is also estimated from the pilot; "
+                                    f"give one")
+        return {**given, **filled}
+
+    def to_dict(self) -> dict:
+        out = {"n_items": self.n_items, "score_type": self.score_type, "a": self.a, "b": self.b,
+               "baseline": self.baseline, "variance": self.variance}
+        for key in ("disagreement", "a_only", "b_only", "variance_d", "icc", "cluster_size"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        out["source"] = self.source
+        return json_safe(out)
+
+
+def from_pilot(data, data2=None, *, a: str | None = None, b: str | None = None,
+               item: str | None = None, model: str | None = None, score: str | None = None,
+               score_type: str = "auto", intersect: bool = False,
+               cluster: str | None = None) -> Pilot:
+    """Estimate the planning inputs (disagreement, baseline, variances, ICC) from pilot results.
+
+    Parameters
+    ----------
+    data, data2 : path, pandas.DataFrame or ItemScores
+        Pilot results, read by :func:`evalbars.ingest.load` with the column options.
+    a, b : str, optional
+        The baseline and the compared model; default the data's models when it has one
+        or two.
+    cluster : str, optional
+        The column giving each question's cluster (document, topic, session): estimates
+        ``icc`` and ``cluster_size`` for the clustered design. Loaded ItemScores bring
+        their own clusters.
+
+    Returns
+    -------
+    Pilot
+        Pass it to :func:`solve` or :func:`grid` as ``pilot=``. The pilot's own gap is
+        not used: plan for the gap you care about, not the one a small pilot happened
+        to show.
+
+    Notes
+    -----
+    0/1 pairs: ``disagreement = (a_only + b_only) / n``; continuous pairs:
+    ``variance_d = var(b - a)``; ``baseline = mean(a)`` and ``variance`` the mean of the
+    models' ``var(x)`` (variances with ddof=1). With clusters, ``icc`` is :func:`icc`
+    (one-way ANOVA) of the per-question differences ``b - a`` for a pair (the paired
+    comparison is what the clustering inflates) and of ``a`` for one model, and
+    ``cluster_size = n / number of clusters``. For the clustered design the pilot then
+    supplies ``icc`` (a negative estimate is planned as 0; the pilot keeps the estimate)
+    and, unless given, ``cluster_size``.
+
+    Examples
+    --------
+    >>> p = from_pilot("examples/lesson_pair.csv")
+    >>> p.n_items, p.disagreement, p.a_only, p.b_only, p.baseline
+    (500, 0.042, 4, 17, 0.732)
+    >>> p = from_pilot("examples/cookbook_topics.csv", cluster="topic_id")
+    >>> round(p.icc, 4), p.cluster_size
+    (-0.032, 10.0)
+    """
+    from .api import _as_item_scores, _pick_pair
+
+    wanted = [a, b] if a is not None and b is not None else None
+    scores = _as_item_scores(data, data2, wanted, item=item, model=model, score=score,
+                             score_type=score_type, intersect=intersect, cluster=cluster)
+    if len(scores.items) < 2:
+        raise EvalbarsError(f"a pilot needs at least 2 questions; got {len(scores.items)}")
+    if len(scores.models) == 1 and b is None:
+        a = a or scores.models[0]
+        x, y = scores.column(a), None
+    else:
+        a, b = _pick_pair(scores, a, b)
+        x, y = scores.column(a), scores.column(b)
+    both = [x] if y is None else [x, y]
+    variance = float(np.mean([np.var(s, ddof=1) for s in both]))
+    disagreement = a_only = b_only = variance_d = None
+    if y is not None and scores.score_type == "binary":
+        a_only, b_only = int(np.sum(x > y)), int(np.sum(y > x))
+        disagreement = (a_only + b_only) / x.size
+    elif y is not None:
+        variance_d = float(np.var(y - x, ddof=1))
+    rho = size = None
+    if cluster is not None and scores.clusters is None:
+        raise EvalbarsError(f"cluster={cluster!r} names a column to read, but the pilot was "
+                            f"loaded already, without clusters: load it with cluster=")
+    if scores.clusters is not None:
+        what = f"{a!r}" if y is None else f"the differences {b!r} - {a!r}"
+        try:
+            rho = icc(x if y is None else y - x, scores.clusters)
+        except EvalbarsError as exc:
+            raise EvalbarsError(f"cannot estimate the pilot's ICC of {what}: {exc}") from None
+        size = len(scores.items) / len(set(scores.clusters))
+    return Pilot(len(scores.items), scores.score_type, a, b, float(np.mean(x)), variance,
+                 disagreement, variance_d, a_only, b_only, scores.source, rho, size)

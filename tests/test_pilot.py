@@ -1,0 +1,148 @@
+"""Tests for evalbars._pilot (through evalbars.power): pilot estimates and the ICC."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from evalbars import power as P
+from evalbars._errors import EvalbarsError
+from evalbars.ingest import load
+
+
+# --- pilot --------------------------------------------------------------------------------
+
+
+def test_pilot_estimates_from_the_lesson_pair(lesson_path):
+    pilot = P.from_pilot(lesson_path)
+    # seed 000: 21 disagreements of 500 (B only 17, A only 4); A scored 73.2%.
+    assert (pilot.n_items, pilot.a_only, pilot.b_only) == (500, 4, 17)
+    assert pilot.disagreement == pytest.approx(21 / 500) and pilot.baseline == pytest.approx(0.732)
+    r = P.solve(n=500, power=0.8, pilot=pilot)
+    assert r.gap == P.solve(n=500, power=0.8, disagreement=0.042).gap
+    assert r.inputs["disagreement"] == pytest.approx(0.042)
+    assert r.pilot["source"]["inputs"][0]["sha256"] and "500-question pilot" in r.statement
+    unpaired = P.solve(design="unpaired", gap=0.05, power=0.8, pilot=pilot)
+    assert unpaired.inputs["baseline"] == pytest.approx(0.732)
+    assert P.grid(pilot=pilot).n == 500
+
+
+def test_pilot_with_continuous_scores_and_a_single_model():
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(0.5, 0.2, 60), rng.normal(0.55, 0.2, 60)
+    df = pd.DataFrame({"id": [f"q{i:02d}" for i in range(60)], "a": a, "b": b})
+    pilot = P.from_pilot(df)
+    assert pilot.variance_d == pytest.approx(np.var(b - a, ddof=1))
+    assert pilot.variance == pytest.approx((np.var(a, ddof=1) + np.var(b, ddof=1)) / 2)
+    assert P.solve(gap=0.05, power=0.8, pilot=pilot).inputs["variance"] == pilot.variance_d
+    single = P.from_pilot(df[["id", "a"]])
+    assert single.b is None and single.disagreement is None
+    r = P.solve(design="unpaired", gap=0.05, power=0.8, pilot=single)
+    assert r.inputs["variance"] == pytest.approx(np.var(a, ddof=1))
+
+
+def test_pilot_on_clustered_design_uses_the_paired_estimate(cookbook_path):
+    pilot = P.from_pilot(cookbook_path, item="example_id")
+    assert (pilot.a_only, pilot.b_only) == (26, 45)  # seed 002
+    r = P.solve(design="clustered", gap=0.05, power=0.8, pilot=pilot, icc=0.1, cluster_size=10)
+    assert r.inputs["disagreement"] == pytest.approx(71 / 200)
+
+
+def test_pilot_with_clusters_estimates_icc_on_the_differences(cookbook_path, cookbook):
+    a, b = cookbook
+    topics = pd.read_csv(cookbook_path, dtype=str)["topic_id"].to_numpy()
+    pilot = P.from_pilot(cookbook_path, cluster="topic_id")
+    assert pilot.icc == pytest.approx(P.icc(b - a, topics), rel=1e-12)  # row order is id order
+    assert pilot.icc == pytest.approx(-0.0320348, abs=1e-7) and pilot.cluster_size == 10.0
+    assert pilot.to_dict()["icc"] == pilot.icc and pilot.to_dict()["cluster_size"] == 10.0
+    r = P.solve(design="clustered", gap=0.05, power=0.8, pilot=pilot)
+    assert r.inputs["icc"] == 0.0 and r.inputs["cluster_size"] == 10.0  # negative -> 0
+    assert r.n == P.solve(design="clustered", gap=0.05, power=0.8, disagreement=0.355,
+                          icc=0.0, cluster_size=10).n
+    bigger = P.solve(design="clustered", gap=0.05, power=0.8, pilot=pilot, cluster_size=20)
+    assert bigger.inputs["cluster_size"] == 20 and bigger.n_clusters * 20 == bigger.n
+    assert "icc" not in P.solve(gap=0.05, power=0.8, pilot=pilot).inputs  # paired design
+    assert P.from_pilot(cookbook_path).icc is None
+
+
+def test_pilot_with_clusters_and_one_model():
+    # 40 clusters of 5, between variance 0.09, within 0.16: ICC 0.36 by construction.
+    rng = np.random.default_rng(2)
+    labels = np.repeat([f"doc{k:02d}" for k in range(40)], 5)
+    x = 0.5 + rng.normal(0, 0.3, 40).repeat(5) + rng.normal(0, 0.4, 200)
+    df = pd.DataFrame({"id": [f"q{i:03d}" for i in range(200)], "doc": labels, "a": x})
+    pilot = P.from_pilot(df, cluster="doc")
+    assert pilot.icc == pytest.approx(P.icc(x, labels), rel=1e-12)
+    assert 0.2 < pilot.icc < 0.5 and pilot.cluster_size == 5.0
+    r = P.solve(design="clustered", gap=0.05, power=0.8, pilot=pilot)
+    assert r.inputs["icc"] == pilot.icc and r.inputs["variance"] == pilot.variance
+    assert r.design_effect == pytest.approx(1 + 4 * pilot.icc)
+
+
+def test_clustered_pilot_errors(cookbook_path):
+    pilot = P.from_pilot(cookbook_path, cluster="topic_id")
+    singletons = pd.DataFrame({"id": ["x", "y", "z"], "c": ["1", "2", "3"], "a": [1, 0, 1],
+                               "b": [0, 0, 1]})
+    cases = [
+        (lambda: P.solve(design="clustered", gap=0.05, power=0.8, pilot=pilot, icc=0.1),
+         "icc was given and is also estimated from the pilot; give one"),
+        (lambda: P.solve(design="clustered", gap=0.05, power=0.8, pilot=pilot,
+                         design_effect=2.0),
+         "design_effect was given and the clustered pilot estimates icc"),
+        (lambda: P.from_pilot(load(cookbook_path), cluster="topic_id"),
+         "cluster='topic_id' names a column to read, but the pilot was loaded already"),
+        (lambda: P.from_pilot(singletons, cluster="c"),
+         "cannot estimate the pilot's ICC of the differences 'b' - 'a': icc needs at least 2 "
+         "clusters and a cluster with 2 or more questions"),
+    ]
+    for call, message in cases:
+        with pytest.raises(EvalbarsError) as error:
+            call()
+        assert message in str(error.value)
+
+
+def test_pilot_errors(lesson_path):
+    pilot = P.from_pilot(lesson_path)
+    one = P.from_pilot(pd.DataFrame({"id": ["x", "y"], "a": [1, 0]}))
+    agree = P.from_pilot(pd.DataFrame({"id": ["x", "y"], "a": [1, 0], "b": [1, 0]}))
+    cases = [
+        (lambda: P.solve(gap=0.01, power=0.8, pilot=one), "a paired design needs two models"),
+        (lambda: P.solve(gap=0.01, power=0.8, pilot=agree), "agree on all 2 questions"),
+        (lambda: P.solve(gap=0.01, power=0.8, disagreement=0.1, pilot=pilot),
+         "disagreement was given and is also estimated from the pilot"),
+        (lambda: P.from_pilot(pd.DataFrame({"id": ["x"], "a": [1], "b": [0]})),
+         "a pilot needs at least 2 questions; got 1"),
+    ]
+    for call, message in cases:
+        with pytest.raises(EvalbarsError) as error:
+            call()
+        assert message in str(error.value)
+
+
+# --- intraclass correlation ---------------------------------------------------------------
+
+
+def test_icc_matches_one_way_anova_f():
+    rng = np.random.default_rng(5)
+    sizes = rng.integers(2, 12, 30)
+    labels = np.repeat(np.arange(30), sizes)
+    x = rng.normal(size=30)[labels] * 0.6 + rng.normal(size=labels.size)
+    f = stats.f_oneway(*[x[labels == k] for k in range(30)]).statistic
+    total = labels.size
+    m0 = (total - float(sizes @ sizes) / total) / 29
+    assert P.icc(x, labels) == pytest.approx((f - 1) / (f + m0 - 1), rel=1e-10)
+
+
+def test_icc_recovers_a_simulated_value():
+    # 400 clusters of 10, between sd^2 = 0.25, within 1: ICC = 0.25 / 1.25 = 0.2.
+    rng = np.random.default_rng(9)
+    labels = np.repeat(np.arange(400), 10)
+    x = rng.normal(0, 0.5, 400)[labels] + rng.normal(size=4000)
+    assert P.icc(x, labels) == pytest.approx(0.2, abs=0.03)
+
+
+def test_icc_rejects_non_finite_values():
+    with pytest.raises(EvalbarsError) as error:
+        P.icc([1.0, np.nan, 0.0, 1.0], ["a", "a", "b", "b"])
+    assert "values must be finite numbers; got nan at index 1" in str(error.value)
