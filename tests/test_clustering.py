@@ -253,18 +253,88 @@ def shuffled_and_renamed(seed: int, *arrays, labels):
     return [arr[order] for arr in arrays], np.array([names[v] for v in labels[order]])
 
 
-def test_row_order_and_label_names_do_not_change_a_bit(topics):
+def assert_same_up_to_rounding(got: ClusteredSE, expected: ClusteredSE) -> None:
+    """Every field equal within 1e-12 relative (counts exactly)."""
+    assert (got.n, got.n_clusters) == (expected.n, expected.n_clusters)
+    for name in ("estimate", "se", "se_cr0", "se_naive", "icc", "design_effect",
+                 "design_effect_approx", "effective_n"):
+        assert getattr(got, name) == pytest.approx(getattr(expected, name), rel=1e-12), name
+
+
+def test_row_order_and_label_names_do_not_matter(topics):
+    # Standard errors: per-cluster sums by bincount in row order, so a shuffle moves them
+    # by rounding only. Resampling: bit-identical, since the cluster totals that feed the
+    # engine do not depend on row order and the engine sorts them.
     a, b, labels = topics
     x = a + np.random.default_rng(0).normal(0, 0.1, a.size)  # non-integer sums
     for seed in range(3):
         (x2, a2, b2), labels2 = shuffled_and_renamed(seed, x, a, b, labels=labels)
-        assert clustered_se(x2, labels2) == clustered_se(x, labels)
-        assert paired_clustered_se(a2, b2, labels2) == paired_clustered_se(a, b, labels)
+        assert_same_up_to_rounding(clustered_se(x2, labels2), clustered_se(x, labels))
+        assert_same_up_to_rounding(paired_clustered_se(a2, x2, labels2),
+                                   paired_clustered_se(a, x, labels))
+        assert_same_up_to_rounding(paired_clustered_se(a2, b2, labels2),
+                                   paired_clustered_se(a, b, labels))
         kwargs = {"n_resamples": 3000, "seed": np.random.SeedSequence(7)}
         assert np.array_equal(cluster_bootstrap_means(np.column_stack([x2, b2]), labels2, **kwargs),
                               cluster_bootstrap_means(np.column_stack([x, b]), labels, **kwargs))
         assert cluster_sign_flip(a2, x2, labels2, **kwargs) == cluster_sign_flip(a, x, labels,
                                                                                  **kwargs)
+
+
+def test_rows_in_score_order_give_bit_identical_results_however_ties_fall():
+    # The API passes rows sorted by score; rows with equal scores but different clusters
+    # may come in any order. Each cluster's items are then summed in the same order and
+    # every total over items sees the same sequence, so nothing moves by even one bit.
+    # (A plain sum of the items' squared deviations from their cluster means does move
+    # here: seeds 0-5 give 3 different values.)
+    rng = np.random.default_rng(11)
+    labels = rng.integers(0, 500, size=5000)
+    x = np.round(rng.normal(labels / 500, 1.0), 1) / 3  # many ties, non-integer sums
+    a = np.round(rng.random(5000), 1) / 7
+    results = set()
+    for seed in range(6):
+        order = np.lexsort((np.random.default_rng(seed).random(5000), x))  # ties shuffled
+        assert np.array_equal(x[order], np.sort(x))
+        results.add(clustered_se(x[order], labels[order]))
+        order = np.lexsort((np.random.default_rng(seed).random(5000), x, a))
+        results.add(paired_clustered_se(a[order], x[order], labels[order]))
+    assert len(results) == 2
+
+
+def test_cluster_totals_for_the_engine_do_not_depend_on_row_order():
+    rng = np.random.default_rng(3)
+    codes = rng.integers(0, 50, size=5000)
+    x = np.column_stack([rng.normal(size=5000) / 7, rng.integers(-3, 4, size=5000)])
+    totals = clustering._cluster_sums(x, codes, 50)
+    order = rng.permutation(5000)
+    assert np.array_equal(clustering._cluster_sums(x[order], codes[order], 50), totals)
+    exact = [sum(int(v) for v in x[codes == c, 1]) for c in range(50)]  # integers: exact
+    assert totals[:, 1].tolist() == exact
+
+
+def test_icc_when_clusters_sit_far_apart_or_are_constant():
+    # Within-cluster sums of squares come from Q_c - B_c² / n_c: check the ICC where that
+    # difference cancels most, against exact rational arithmetic.
+    rng = np.random.default_rng(9)
+    labels = np.repeat(np.arange(12), 5)
+    far = np.round(np.repeat(rng.normal(0, 1e4, 12), 5) + rng.normal(0, 1, 60), 3)
+    r = clustered_se(far, labels)
+    expected = brute_force(far.tolist(), labels.tolist())
+    assert r.icc == pytest.approx(expected["icc"], abs=1e-14)
+    assert r.se_naive == pytest.approx(expected["se_naive"], rel=1e-12)
+    constant = np.repeat(rng.integers(0, 2, 12), 5) * 0.3 + 0.1  # each cluster constant
+    assert clustered_se(constant, labels).icc == pytest.approx(1.0, abs=1e-14)
+
+
+def test_large_offsets_and_constant_scores():
+    x, labels = unequal_clusters(2, False)
+    shifted = clustered_se(x + 1e6, labels)
+    plain = clustered_se(x, labels)
+    assert shifted.estimate == pytest.approx(plain.estimate + 1e6, rel=1e-15)
+    for name in ("se", "se_naive", "icc"):
+        assert getattr(shifted, name) == pytest.approx(getattr(plain, name), rel=1e-8), name
+    constant = clustered_se(np.full(x.size, 0.1 + 1e6), labels)
+    assert constant.se == 0 and constant.se_naive == 0 and math.isnan(constant.icc)
 
 
 def test_swapping_a_and_b_flips_the_sign(topics):
@@ -277,6 +347,37 @@ def test_swapping_a_and_b_flips_the_sign(topics):
     there, back = cluster_sign_flip(a, b, labels, seed=seed), cluster_sign_flip(b, a, labels,
                                                                                seed=seed)
     assert back.statistic == -there.statistic and back.p_value == there.p_value
+
+
+@pytest.mark.parametrize("labels", [
+    np.random.default_rng(0).permutation(np.arange(50).repeat(3)),  # codes 0..G-1
+    np.random.default_rng(1).integers(-20, 400, size=150),  # gaps, negative
+    np.array([-100, 100, 5, 5, -100, 7], dtype=np.int8),  # range wider than int8
+    np.array([250, 3, 3, 250, 9], dtype=np.uint8),
+    np.array([2**64 - 1, 2**64 - 5, 2**64 - 1], dtype=np.uint64),  # beyond int64
+    np.array([10**15, -(10**15), 7, 7]),  # sparse: np.unique
+    np.array([True, False, True]),
+    np.array([2.5, -1.0, 2.5, 0.0]),
+    np.array(["b", "a", "ä", "b", "A"]),
+    np.array(["b", "a", "ä", "b", "A"], dtype=object),
+    np.array([b"y", b"x", b"y"]),
+])
+def test_codes_follow_the_sorted_labels_on_every_route(labels):
+    codes, sizes, uniques = clustering._labels(labels, None)
+    expected, inverse, counts = np.unique(labels, return_inverse=True, return_counts=True)
+    assert codes.dtype == np.intp
+    assert codes.tolist() == inverse.tolist() and sizes.tolist() == counts.tolist()
+    assert uniques.tolist() == expected.tolist()
+
+
+def test_precomputed_codes_give_bit_identical_results(topics):
+    a, b, labels = topics
+    codes = np.unique(labels, return_inverse=True)[1]
+    assert clustered_se(a, codes) == clustered_se(a, labels)
+    assert clustered_se(a, codes.astype(np.int32)) == clustered_se(a, list(labels))
+    kwargs = {"n_resamples": 500, "seed": np.random.SeedSequence(1)}
+    assert np.array_equal(cluster_bootstrap_means(b - a, codes, **kwargs),
+                          cluster_bootstrap_means(b - a, labels, **kwargs))
 
 
 def test_labels_of_any_hashable_type():
@@ -420,6 +521,8 @@ def test_warnings(topics):
     (lambda: clustered_se([1, 0, 1], ["a", None, "b"]),
      r"^clusters must not contain missing labels; got None at index 1$"),
     (lambda: clustered_se([1, 0, 1], [0.0, np.nan, 1.0]),
+     r"^clusters must not contain missing labels; got nan at index 1$"),
+    (lambda: clustered_se([1, 0, 1], ["a", float("nan"), "b"]),
      r"^clusters must not contain missing labels; got nan at index 1$"),
     (lambda: clustered_se([1, 0], [[0, 1]]),
      r"^clusters must be a 1-D array of labels, one per item; got shape \(1, 2\)$"),

@@ -50,6 +50,7 @@ class Prepared:
     sumsq: np.ndarray       # (n, m) sum of squared answers per item
     clusters: np.ndarray | None  # (n,) integer cluster codes
     answer_type: str        # "binary" when every answer is 0 or 1
+    cluster_names: np.ndarray | None = None  # the label of each code
 
     @property
     def binary(self) -> bool:
@@ -70,12 +71,14 @@ def prepare(scores: ItemScores, names: tuple[str, ...]) -> Prepared:
     index = [scores.models.index(name) for name in names]
     x, counts, sumsq = scores.scores[:, index], scores.counts[:, index], scores.sumsq[:, index]
     keys = [x[:, j] for j in range(x.shape[1])][::-1]
-    clusters = None
+    clusters = names_of_codes = None
     if scores.clusters is not None:  # factorized once; clustering is blind to label names
-        clusters = np.unique(np.asarray(scores.clusters), return_inverse=True)[1].reshape(-1)
+        names_of_codes, clusters = np.unique(np.asarray(scores.clusters), return_inverse=True)
+        clusters = clusters.reshape(-1)
     order = np.lexsort(keys)
     return Prepared(tuple(names), x[order], counts[order], sumsq[order],
-                    None if clusters is None else clusters[order], scores.score_type)
+                    None if clusters is None else clusters[order], scores.score_type,
+                    names_of_codes)
 
 
 def model_score(data: Prepared, name: str, settings: Settings,

@@ -134,7 +134,7 @@ def _warnings(prepared: _parts.Prepared, summaries) -> tuple[str, ...]:
     found = [w for m in summaries
              for w in interval_warnings(m, "binary" if prepared.binary else "continuous")]
     if prepared.clusters is not None:
-        found += clustering.cluster_warnings(prepared.clusters)
+        found += clustering.cluster_warnings(prepared.cluster_names[prepared.clusters])
         for m in summaries:
             ratio = m.clustered.se / m.clustered.se_naive if m.clustered.se_naive > 0 else 1.0
             if ratio > 1.1:
