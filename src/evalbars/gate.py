@@ -14,13 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import _format as fmt
+from ._notebook import NotebookMixin
 from .results import CompareResult, json_safe
 
 EXIT_STATUS = {"pass": 0, "fail": 1, "inconclusive": 3}
 
 
 @dataclass(frozen=True, slots=True)
-class GateResult:
+class GateResult(NotebookMixin):
     """The gate's decision, its one-line message, and the comparison it rests on."""
 
     decision: str

@@ -20,6 +20,7 @@ import numpy as np
 
 from . import _format as fmt
 from ._errors import EvalbarsError
+from ._notebook import NotebookMixin
 from ._readers import short
 from ._seeding import child_seed
 from .bootstrap import bootstrap_means, percentile_interval
@@ -159,7 +160,7 @@ class GapAtK:
 
 
 @dataclass(frozen=True, slots=True)
-class PassKResult:
+class PassKResult(NotebookMixin):
     """pass@k of each model and, for a pair, the paired gap (``evalbars passk``).
 
     ``resample`` is ``"questions"`` or ``"clusters"`` (with ``n_clusters``); ``a`` and

@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 
 from . import __version__
 from ._errors import EvalbarsError
+from ._notebook import NotebookMixin
 from ._mcnemar_power import MCNEMAR_TAIL, _mcnemar, mcnemar_power
 from ._pilot import Pilot, from_pilot, icc
 from ._power_checks import _count, _pct, _points, _real
@@ -56,7 +57,7 @@ INPUTS = ("disagreement", "baseline", "variance", "icc", "cluster_size", "design
 
 
 @dataclass(frozen=True, slots=True)
-class PowerResult:
+class PowerResult(NotebookMixin):
     """A solved power calculation; ``to_dict()`` is the ``kind: "power"`` document.
 
     ``n`` is per model for unpaired designs. ``power`` is the target (or the solved

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ._types import Interval, TestResult
+from ._notebook import NotebookMixin
 
 if TYPE_CHECKING:
     from .clustering import ClusteredSE
@@ -155,7 +156,7 @@ class Agreement:
 
 
 @dataclass(frozen=True, slots=True)
-class _Report:
+class _Report(NotebookMixin):
     """Fields every top-level result shares."""
 
     n_items: int
