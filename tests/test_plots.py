@@ -99,7 +99,10 @@ def test_passk_forest_has_a_row_per_model_and_k():
 def test_ratings_are_not_drawn_as_percentages():
     doc = bradley_terry_doc()
     drawn = lines(plots.forest(doc), "interval:")
-    assert drawn["c"][0] == pytest.approx([9.1 - 20, 9.1 + 25])
+    first = doc["models"][0]
+    interval = first["intervals"][0]
+    # the Elo-scale interval ends, not 100 times them
+    assert drawn[first["name"]][0] == pytest.approx([interval["low"], interval["high"]])
 
 
 def test_power_curves_are_evalbars_power(tmp_path):

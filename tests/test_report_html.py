@@ -16,6 +16,8 @@ import subprocess
 import tempfile
 import time
 
+import numpy as np
+import pandas as pd
 import pytest
 
 import evalbars
@@ -265,16 +267,18 @@ def passk_doc() -> dict:
 
 
 def bradley_terry_doc() -> dict:
-    """A hand-made ratings document: models with a rating, not a mean, and no score type."""
-    return {"schema_version": 1, "kind": "bradley-terry", "n_battles": 300,
-            "settings": {"confidence_level": 0.95, "n_resamples": 300, "seed": 0},
-            "scale": {"name": "elo", "points_per_log_odds": 173.7},
-            "models": [{"name": name, "rating": rating, "battles": 200,
-                        "intervals": [{"method": "bootstrap-percentile", "low": rating - 20,
-                                       "high": rating + 25}]}
-                       for name, rating in (("c", 9.1), ("a", 0.3), ("b", -9.4))],
-            "statement": "c is first.", "warnings": [],
-            "provenance": {"version": "0.1.0", "seed": 0, "inputs": []}}
+    """A real ratings document: models with a rating, not a mean, and no score type."""
+    from evalbars.bradley_terry import bradley_terry
+
+    rng = np.random.default_rng(0)
+    strength = {"a": 0.3, "b": -0.4, "c": 0.5}
+    rows = []
+    for _ in range(300):
+        first, second = rng.choice(list(strength), size=2, replace=False)
+        p_first = 1 / (1 + np.exp(strength[second] - strength[first]))
+        rows.append({"model_a": first, "model_b": second,
+                     "winner": "model_a" if rng.random() < p_first else "model_b"})
+    return bradley_terry(pd.DataFrame(rows), n_resamples=300).to_dict()
 
 
 def documents() -> dict:
@@ -383,10 +387,16 @@ def test_the_latex_table_is_a_paper_table(docs):
 
 
 def test_ratings_are_shown_in_their_own_units(docs):
-    page = report_html.render_html(docs["bradley-terry"])
+    doc = docs["bradley-terry"]
+    page = report_html.render_html(doc)
     assert "<td>Models" not in page and "<h2>Models</h2>" in page
-    assert '<td class="n">9.1</td>' in page
-    assert "-10.9 to 34.1" in page and "rating (95% intervals, bootstrap-percentile)" in page
+    first = doc["models"][0]
+    interval = first["intervals"][0]
+    # Elo-scale ratings, one decimal, never multiplied by 100 as if they were percentages
+    assert f'<td class="n">{first["rating"]:.1f}</td>' in page
+    assert f"{interval['low']:.1f} to {interval['high']:.1f}".replace("-", "\u2212") in page \
+        or f"{interval['low']:.1f} to {interval['high']:.1f}" in page
+    assert f"rating (95% intervals, {interval['method']})" in page
 
 
 def test_estimates_are_tidy_and_keep_full_precision(docs):

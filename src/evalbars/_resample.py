@@ -131,8 +131,12 @@ def bootstrap_sums(
         for start in range(0, size, rows_per_chunk):
             stop = min(size, start + rows_per_chunk)
             idx = rng.integers(0, n_rows, size=(stop - start, n_rows), dtype=np.intp)
-            for j in range(n_columns):
-                result[start:stop, j] = np.take(unit_sums[:, j], idx).sum(axis=1)
+            if n_columns == 1:
+                result[start:stop, 0] = np.take(unit_sums[:, 0], idx).sum(axis=1)
+            else:  # one count vector per resample serves every column
+                idx += np.arange(stop - start)[:, None] * n_rows
+                counts = np.bincount(idx.ravel(), minlength=(stop - start) * n_rows)
+                result[start:stop] = counts.reshape(stop - start, n_rows) @ unit_sums
         return result
 
     return _run_blocks(n_resamples, n_columns, seed, draw, BLOCK * n_rows, progress)

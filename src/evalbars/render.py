@@ -203,7 +203,7 @@ def render_markdown(doc: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-RENDERER_MODULES = {"ci": "render", "compare": "render"}
+RENDERER_MODULES = {"ci": "render", "compare": "render", "bradley-terry": "render_leaderboard"}
 """Modules that render a document ``kind`` (with render_text and render_markdown);
 any other kind K is rendered by the module ``evalbars.render_K``."""
 
