@@ -112,7 +112,7 @@ def model_score(data: Prepared, name: str, settings: Settings,
         else:
             computed.append(bootstrap.bca_interval(x, replicates, confidence_level=level))
     split = None
-    if data.sampled:
+    if data.counts[:, j].max() > 1:
         split = samples.variance_split(x, data.counts[:, j], data.sumsq[:, j],
                                        binary=data.answer_type == "binary")
     return ModelScore(name, int(x.size), float(x.mean()), tuple(computed),

@@ -44,7 +44,8 @@ def file_format(path: str) -> str:
         known = ", ".join(FORMATS)
         hint = ""
         if suffix == ".json":
-            hint = " (a .json file must hold one JSON object per line; rename it .jsonl)"
+            hint = (" (a .json file must hold one JSON object per line; rename it .jsonl; "
+                    "harness logs are recognised by their content: docs/logs.md)")
         elif suffix in (".gz", ".zip", ".bz2", ".xz", ".zst"):
             hint = " (decompress it first)"
         raise EvalbarsError(

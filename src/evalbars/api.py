@@ -74,6 +74,10 @@ def ci(
     intersect: bool = False,
     cluster: str | None = None,
     sample: str | None = None,
+    input_format: str = "auto",
+    metric: str | None = None,
+    scorer: str | None = None,
+    qrels: str | None = None,
     confidence_level: float = 0.95,
     n_resamples: int = 10_000,
     seed: int = 0,
@@ -96,6 +100,9 @@ def ci(
         Column telling several sampled answers to one question apart (an epoch):
         scores become per-question averages, and the variance is split into question
         noise and sampling noise.
+    input_format, metric, scorer, qrels
+        Harness logs (lm-evaluation-harness, inspect_ai, promptfoo, OpenAI evals, HELM,
+        TREC runs with qrels): see :func:`evalbars.ingest.load` and docs/logs.md.
     confidence_level, n_resamples, seed
         Interval level, bootstrap resamples, and the seed (recorded in the result).
     progress : bool
@@ -112,7 +119,8 @@ def ci(
     settings = _settings(confidence_level, n_resamples, seed)
     scores = _as_item_scores(data, data2, models, item=item, model=model, score=score,
                              score_type=score_type, intersect=intersect, cluster=cluster,
-                             sample=sample)
+                             sample=sample, input_format=input_format, metric=metric,
+                             scorer=scorer, qrels=qrels)
     names = tuple(models) if models is not None else scores.models
     prepared = _parts.prepare(scores, names)
     bar = _progress_bar(progress, len(names) * (2 if prepared.clusters is not None else 1),
@@ -186,6 +194,10 @@ def compare(
     intersect: bool = False,
     cluster: str | None = None,
     sample: str | None = None,
+    input_format: str = "auto",
+    metric: str | None = None,
+    scorer: str | None = None,
+    qrels: str | None = None,
     confidence_level: float = 0.95,
     n_resamples: int = 10_000,
     seed: int = 0,
@@ -218,7 +230,8 @@ def compare(
     wanted = [a, b] if a is not None and b is not None else None
     scores = _as_item_scores(data, data2, wanted, item=item, model=model, score=score,
                              score_type=score_type, intersect=intersect, cluster=cluster,
-                             sample=sample)
+                             sample=sample, input_format=input_format, metric=metric,
+                             scorer=scorer, qrels=qrels)
     a_name, b_name = _pick_pair(scores, a, b)
     prepared = _parts.prepare(scores, tuple(sorted((a_name, b_name))))
     bar = _progress_bar(progress, 3 * (2 if prepared.clusters is not None else 1),

@@ -18,6 +18,7 @@ explicit way to drop items, and the result counts them.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -25,16 +26,23 @@ import numpy as np
 
 # STRAY_SHARE and MODEL_NAME are part of this module's documented face; _check_labels and
 # _resolve are imported from here by evalbars.bradley_terry.
+from . import logs
 from ._align import _finish
 from ._cells import STRAY_SHARE, _check_labels  # noqa: F401
 from ._columns import ID_NAMES, MODEL_NAME, SCORE_NAMES, _auto_model, _resolve  # noqa: F401
 from ._errors import EvalbarsError
 from ._layouts import _long, _two_files, _wide
-from ._readers import read
+from ._readers import is_dataframe, read, sha256
 from ._table import name_list, short
 
 SCORE_TYPES = ("auto", "binary", "continuous")
 """Accepted values of ``score_type``."""
+
+INPUT_FORMATS = logs.INPUT_FORMATS
+"""Accepted values of ``input_format``: ``"auto"``, ``"table"`` and the log formats."""
+
+_LISTED_UNSCORED = 100
+"""How many unscored ids per model the provenance keeps (the count is always exact)."""
 
 
 # --------------------------------------------------------------------------- result
@@ -64,7 +72,12 @@ class ItemScores:
         are per-file lists, and so are ``cluster`` and ``sample`` when given, None for a
         file without that column), ``inputs`` (``path`` and ``sha256`` of each file; None
         for a DataFrame) and ``n_items_read`` (distinct item ids read, before any
-        intersection).
+        intersection). For a harness log, ``layout`` is ``"log"``, ``format`` the log
+        format, ``columns`` says what the items, models, scores, clusters and samples are,
+        ``inputs`` lists every file read, and ``log`` holds ``paths`` (as given),
+        ``reading`` (the choices made, as the report prints them), ``settings`` (the same,
+        per format), ``unscored`` (per model: ``count`` and the first ids of answers left
+        out for want of a score) and ``notes`` (what the report must say).
     counts : ndarray of int64, shape (n_items, n_models)
         Read-only: answers per item and model; all 1 without a sample column.
     sumsq : ndarray, shape (n_items, n_models)
@@ -98,21 +111,18 @@ class ItemScores:
         """One line saying what was read and what was chosen."""
         src = self.source
         cols = src["columns"]
-        paths = [inp["path"] if inp["path"] is not None else "DataFrame" for inp in src["inputs"]]
-        if src["layout"] == "two-files":
-            items = _same_or_pair(cols["item"])
-            scores = _same_or_pair(cols["score"])
-            what = f"item column {items}, score column {scores}"
-        elif src["layout"] == "long":
-            what = (
-                f"item column {cols['item']!r}, model column {cols['model']!r}, "
-                f"score column {cols['score']!r}"
-            )
+        if src["layout"] == "log":
+            log = src["log"]
+            head = f"{src['format']} log {' + '.join(log['paths'])}"
+            what = f"{log['reading']}, item {cols['item']!r}"
         else:
-            what = f"item column {cols['item']!r}"
+            paths = [inp["path"] if inp["path"] is not None else "DataFrame"
+                     for inp in src["inputs"]]
+            fmt = "" if src["format"] == "dataframe" else f" {src['format']}"
+            head = f"{src['layout']}{fmt} {' + '.join(paths)}"
+            what = self._columns_read()
         answers = ""
         if cols["sample"] is not None:
-            what += f", sample column {_given(cols['sample'])!r}"
             low, high = int(self.counts.min()), int(self.counts.max())
             if low == high:
                 answers = f", {low} answer{'s' if low > 1 else ''} per question"
@@ -121,11 +131,7 @@ class ItemScores:
                            f"{self.counts.mean():.1f} on average")
         what += ", models " + ", ".join(repr(m) for m in self.models)
         kind = "0/1 scores" if self.score_type == "binary" else "continuous scores"
-        fmt = "" if src["format"] == "dataframe" else f" {src['format']}"
-        text = (
-            f"{src['layout']}{fmt} {' + '.join(paths)}: {what} "
-            f"({len(self.items)} items, {kind}{answers})"
-        )
+        text = f"{head}: {what} ({len(self.items)} items, {kind}{answers})"
         if self.clusters is not None:
             k = len(set(self.clusters))
             text += (f", clustered by {_given(cols['cluster'])!r} "
@@ -136,7 +142,27 @@ class ItemScores:
                 f"; intersect kept {len(self.items)} of {src['n_items_read']} items "
                 f"(dropped per model: {per_model})"
             )
+        if src["layout"] == "log":
+            text += "".join(f"; {note}" for note in src["log"]["notes"])
         return text
+
+    def _columns_read(self) -> str:
+        cols = self.source["columns"]
+        layout = self.source["layout"]
+        if layout == "two-files":
+            items = _same_or_pair(cols["item"])
+            scores = _same_or_pair(cols["score"])
+            what = f"item column {items}, score column {scores}"
+        elif layout == "long":
+            what = (
+                f"item column {cols['item']!r}, model column {cols['model']!r}, "
+                f"score column {cols['score']!r}"
+            )
+        else:
+            what = f"item column {cols['item']!r}"
+        if cols["sample"] is not None:
+            what += f", sample column {_given(cols['sample'])!r}"
+        return what
 
 
 def _same_or_pair(names: Sequence[str]) -> str:
@@ -164,16 +190,24 @@ def load(
     intersect: bool = False,
     cluster: str | None = None,
     sample: str | None = None,
+    input_format: str = "auto",
+    metric: str | None = None,
+    scorer: str | None = None,
+    qrels: str | None = None,
 ) -> ItemScores:
-    """Read per-item scores from a file or DataFrame and align them by item id.
+    """Read per-item scores from a file, DataFrame or harness log and align them by item id.
 
     Parameters
     ----------
     data : str, os.PathLike or pandas.DataFrame
         A ``.csv``, ``.jsonl`` (``.ndjson``, ``.json-lines``) or ``.parquet`` file (the
-        format comes from the extension), or a DataFrame (a named index counts as a column).
+        format comes from the extension), a DataFrame (a named index counts as a column),
+        or a harness log: a file or folder of lm-evaluation-harness, inspect_ai,
+        promptfoo, OpenAI evals, HELM or TREC output, recognised by its name and content
+        (see :mod:`evalbars.logs` and docs/logs.md).
     data2 : same as ``data``, optional
-        A second input: selects the two-file layout, one model per input.
+        A second input: selects the two-file layout, one model per input; for logs, more
+        runs (each run of a log is a model).
     item : str, optional
         The item id column. Default: the first column named (any case) id, qid, item,
         item_id, question_id, example_id, doc_id, sample_id or query_id.
@@ -206,6 +240,24 @@ def load(
         sample values are answers to one question, reduced to their count, sum and sum
         of squares; questions may have unequal numbers of answers. Works in every layout
         (wide: one row per item and sample); two files: it may be in one file or both.
+        Logs bring their own samples (inspect epochs, repeats).
+    input_format : {"auto", "table", "lm-eval", "inspect", "promptfoo", "openai-evals", \
+"helm", "trec"}
+        ``"auto"`` recognises logs by name and content and reads anything else as a table;
+        the others force one reading.
+    metric : str, optional
+        Logs: the per-question metric to compare (lm-eval ``exact_match`` or
+        ``exact_match,flexible-extract``; inspect: the key of dict score values;
+        promptfoo ``success``, ``score`` or a named score; OpenAI evals a key of the
+        match data; HELM a statistic; TREC an ir_measures measure such as ``nDCG@10``).
+        The default of each format is printed in the report.
+    scorer : str, optional
+        inspect logs whose samples have several scorers: the one to compare.
+    qrels : str or os.PathLike, optional
+        TREC: the relevance judgements the run files are scored against.
+
+    Logs map ``cluster`` to a field: ``"task"`` or ``"doc.KEY"`` (lm-eval),
+    ``"metadata.KEY"`` (inspect, promptfoo) or ``"vars.KEY"`` (promptfoo).
 
     Returns
     -------
@@ -219,7 +271,9 @@ def load(
         model) rows (with a sample column: duplicate (item, model, sample) rows), items
         assigned to two clusters, empty cluster labels, non-numeric, non-finite or
         missing scores, a stray value in a 0/1 column, items that some model lacks,
-        malformed files.
+        malformed files; for logs also unreadable or mismatched logs (two runs whose
+        ``doc_hash`` differ for one item, logs of different tasks, corpus-level metrics,
+        archives that decompress past the size caps).
 
     Notes
     -----
@@ -254,8 +308,28 @@ def load(
     (array([0.66666667, 1.        ]), array([3, 1]), array([2., 1.]), ('t1', 't2'))
     >>> data.describe()  # doctest: +ELLIPSIS
     "long csv ...: ..., sample column 'epoch', models 'a' (2 items, 0/1 scores, 1 to 3 answers per question, 2.0 on average), clustered by 'topic' (2 clusters)"
+
+    A harness log is read the same way, its format recognised (here HELM, two trials of
+    each instance):
+
+    >>> data = load("tests/data/logs/helm/suite_v1")
+    >>> data.models, data.items, data.counts[:, 0]
+    (('eleutherai_pythia-1b', 'openai/gpt2'), ('id0', 'id1', 'id2', 'id3'), array([2, 2, 2, 2]))
     """
     models = _check_arguments(item, model, score, models, score_type, intersect, cluster, sample)
+    fmt = _log_format(data, data2, input_format, qrels)
+    if fmt is not None:
+        columns = {"item": item, "model": model, "score": score, "sample": sample}
+        options = logs.Options(metric=metric, scorer=scorer, cluster=cluster,
+                               qrels=None if qrels is None else os.fsdecode(os.fspath(qrels)))
+        return _load_log(fmt, [d for d in (data, data2) if d is not None], columns, options,
+                         models, score_type, intersect)
+    for param, value in (("metric", metric), ("scorer", scorer), ("qrels", qrels)):
+        if value is not None:
+            raise EvalbarsError(
+                f"{param}= applies to harness logs, but {_shown(data)} is read as a table "
+                f"(by its extension); name its score column with score= (--score), or force "
+                f"a log format with input_format= (--input-format)")
     if data2 is not None:
         if model is not None:
             raise EvalbarsError(
@@ -279,6 +353,87 @@ def load(
                 )
             parts = _wide(table, item, models, cluster_col, sample_col)
     return ItemScores(**_finish(parts, score_type, intersect))
+
+
+def _log_format(data: Any, data2: Any, input_format: str, qrels: Any) -> str | None:
+    """The log format of the inputs, or None to read them as tables."""
+    if input_format not in INPUT_FORMATS:
+        raise EvalbarsError(f"input_format={input_format!r} is not one of "
+                            f"{', '.join(map(repr, INPUT_FORMATS))}")
+    inputs = [d for d in (data, data2) if d is not None]
+    if input_format == "table":
+        return None
+    paths = [d for d in inputs if isinstance(d, (str, os.PathLike)) and not is_dataframe(d)]
+    if len(paths) < len(inputs):
+        if input_format != "auto":
+            raise EvalbarsError(f"input_format={input_format!r} reads log files; a DataFrame "
+                                f"is a table")
+        return None
+    if input_format != "auto":
+        return input_format
+    if qrels is not None:
+        return "trec"
+    found = [logs.detect(os.fsdecode(os.fspath(d))) for d in inputs]
+    if len(set(found)) > 1:
+        kinds = [f"{_shown(d)} is {'a ' + f + ' log' if f else 'a table'}"
+                 for d, f in zip(inputs, found)]
+        raise EvalbarsError(f"{' but '.join(kinds)}; compare inputs of one format, or force "
+                            f"one with input_format= (--input-format)")
+    return found[0]
+
+
+def _shown(data: Any) -> str:
+    return repr(os.fsdecode(os.fspath(data))) if isinstance(data, (str, os.PathLike)) \
+        else "the DataFrame"
+
+
+def _load_log(fmt: str, inputs: list, columns: dict, options: logs.Options,
+              models: list[str] | None, score_type: str, intersect: bool) -> ItemScores:
+    """Read harness logs of format ``fmt``; table column options are an error here."""
+    for param, value in columns.items():
+        if value is not None:
+            raise EvalbarsError(
+                f"{param}= names a column of a table, but the input is a {fmt} log, which "
+                f"says what the {param}s are (docs/logs.md); choose the score with metric= "
+                f"(--metric)")
+    paths = [os.fsdecode(os.fspath(d)) for d in inputs]
+    return _from_answers(logs.read(fmt, paths, options), models, score_type, intersect)
+
+
+def _from_answers(answers: logs.Answers, models: list[str] | None, score_type: str,
+                  intersect: bool) -> ItemScores:
+    """Validate, reduce and align the rows of a harness log as :func:`load` does a table.
+
+    The rows go through the long layout and the same checks as any long table (duplicate
+    answers, items some model lacks, clusters, score types); messages name the log files
+    and the lines, entries or queries of the rows at fault.
+    """
+    names = answers.names()
+    table = answers.table()
+    silent = [m for m in answers.unscored if m not in set(answers.models)]
+    if silent:
+        ids = answers.unscored[silent[0]]
+        raise EvalbarsError(
+            f"model {silent[0]!r} has no scored answer in {answers.label()}: all its "
+            f"{len(ids)} answers are unscored (no score, a null or NaN score, or an error; "
+            f"ids {name_list(list(dict.fromkeys(ids)), 5)})")
+    try:
+        parts = _long(table, names["item"], names["model"], names["score"], models,
+                      names["cluster"], names["sample"])
+        fields = _finish(parts, score_type, intersect)
+    except EvalbarsError as exc:
+        if not answers.unscored:
+            raise
+        raise EvalbarsError(f"{exc} (note: {answers.unscored_text()})") from None
+    unscored = {model: {"count": len(ids), "ids": list(dict.fromkeys(ids))[:_LISTED_UNSCORED]}
+                for model, ids in answers.unscored.items()}
+    notes = list(answers.notes) + ([answers.unscored_text()] if answers.unscored else [])
+    fields["source"].update(
+        layout="log", format=answers.fmt,
+        inputs=[{"path": path, "sha256": sha256(path)} for path in answers.files],
+        log={"paths": list(answers.paths), "reading": answers.reading,
+             "settings": answers.settings, "unscored": unscored, "notes": notes})
+    return ItemScores(**fields)
 
 
 def _check_arguments(

@@ -293,6 +293,10 @@ def leaderboard(
     intersect: bool = False,
     cluster: str | None = None,
     sample: str | None = None,
+    input_format: str = "auto",
+    metric: str | None = None,
+    scorer: str | None = None,
+    qrels: str | None = None,
     confidence_level: float = 0.95,
     n_resamples: int = 10_000,
     seed: int = 0,
@@ -358,7 +362,8 @@ def leaderboard(
     _check_correction(correction)
     scores = _as_item_scores(data, data2, models, item=item, model=model, score=score,
                              score_type=score_type, intersect=intersect, cluster=cluster,
-                             sample=sample)
+                             sample=sample, input_format=input_format, metric=metric,
+                             scorer=scorer, qrels=qrels)
     names = tuple(models) if models is not None else scores.models
     _check_models(names, baseline)
     # Columns in name order, so nothing depends on the order of the input's columns.

@@ -309,6 +309,10 @@ def passk(
     cluster: str | None = None,
     score_type: str = "auto",
     intersect: bool = False,
+    input_format: str = "auto",
+    metric: str | None = None,
+    scorer: str | None = None,
+    qrels: str | None = None,
     confidence_level: float = 0.95,
     n_resamples: int = 10_000,
     seed: int = 0,
@@ -363,7 +367,8 @@ def passk(
     wanted = [a, b] if a is not None and b is not None else models
     scores = _as_item_scores(data, data2, wanted, item=item, model=model, score=score,
                              sample=sample, cluster=cluster, score_type=score_type,
-                             intersect=intersect)
+                             intersect=intersect, input_format=input_format, metric=metric,
+                             scorer=scorer, qrels=qrels)
     if scores.score_type != "binary":
         raise EvalbarsError(f"pass@k needs 0/1 answers (1 = passes); the scores were read as "
                             f"{scores.score_type} (values other than 0 and 1)")

@@ -3,20 +3,27 @@ from __future__ import annotations
 
 import argparse
 
+LOG_FORMATS = ("lm-eval", "inspect", "promptfoo", "openai-evals", "helm", "trec")
+"""The formats --input-format names (evalbars.logs.FORMATS; a test keeps them the same)."""
+
 
 def add_data_options(parser: argparse.ArgumentParser) -> None:
     """DATA [DATA2] and the column options of :func:`evalbars.ingest.load`."""
-    parser.add_argument("data", help="results file (.csv, .jsonl, .parquet)")
+    parser.add_argument("data", help="results file (.csv, .jsonl, .parquet), or a harness log "
+                                     "file or folder (docs/logs.md)")
     parser.add_argument("data2", nargs="?", default=None,
-                        help="a second results file, one model per file, joined on the id")
-    add_column_options(parser.add_argument_group("columns (auto-detected when left out; printed)"))
+                        help="a second results file, one model per file, joined on the id "
+                             "(or a second log)")
+    add_column_options(parser.add_argument_group("columns (auto-detected when left out; printed)"),
+                       logs=True)
 
 
-def add_column_options(group, *, sample: bool = True, **helps: str) -> None:
+def add_column_options(group, *, sample: bool = True, logs: bool = False, **helps: str) -> None:
     """--item, --model, --score, --score-type, --intersect, --cluster and --sample.
 
     ``group`` is a parser or an argument group. ``sample=False`` leaves out --sample;
-    ``helps`` replaces the help of an option, keyed by its name (``cluster="..."``).
+    ``logs=True`` adds the harness-log options --input-format, --metric, --scorer and
+    --qrels; ``helps`` replaces the help of an option, keyed by its name (``cluster="..."``).
     """
     options = {
         "item": dict(help="column with the question id"),
@@ -36,6 +43,24 @@ def add_column_options(group, *, sample: bool = True, **helps: str) -> None:
                             "question by the same model (epoch or repeat index); they count "
                             "as one question"),
     }
+    if logs:
+        options.update({
+            "input_format": dict(
+                metavar="FORMAT", default="auto",
+                help="auto (default: logs are recognised by name and content), table (read "
+                     "by extension), or a log format: " + ", ".join(LOG_FORMATS)),
+            "metric": dict(metavar="NAME",
+                           help="logs: the per-question metric (lm-eval exact_match or "
+                                "exact_match,FILTER; TREC nDCG@10, RR, AP, ...); each "
+                                "format's default is printed"),
+            "scorer": dict(metavar="NAME",
+                           help="inspect logs with several scorers: the one to compare"),
+            "qrels": dict(metavar="QRELS",
+                          help="TREC run files: the relevance judgements to score them "
+                               "against"),
+        })
+        options["cluster"]["help"] += ("; logs: task or doc.KEY (lm-eval), metadata.KEY "
+                                       "(inspect, promptfoo), vars.KEY (promptfoo)")
     for name, text in helps.items():
         options[name]["help"] = text
     if not sample:
@@ -47,13 +72,16 @@ def add_column_options(group, *, sample: bool = True, **helps: str) -> None:
 def load_options(args: argparse.Namespace) -> dict:
     """Keyword arguments for the API's loading parameters, from parsed arguments.
 
-    ``cluster`` and ``sample`` are included only when given.
+    ``cluster``, ``sample`` and the log options (``input_format`` other than auto,
+    ``metric``, ``scorer``, ``qrels``) are included only when given.
     """
     options = dict(item=args.item, model=args.model, score=args.score,
                    score_type=args.score_type, intersect=args.intersect)
-    for name in ("cluster", "sample"):
+    for name in ("cluster", "sample", "metric", "scorer", "qrels"):
         if getattr(args, name, None) is not None:
             options[name] = getattr(args, name)
+    if getattr(args, "input_format", "auto") != "auto":
+        options["input_format"] = args.input_format
     return options
 
 

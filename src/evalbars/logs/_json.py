@@ -1,0 +1,54 @@
+"""Whole-file JSON documents, parsed once even when detection looked at them first.
+
+:func:`peek` parses a file to recognise its format and keeps the result in a single slot;
+the reader's :func:`load` of the same unchanged file takes it from there instead of
+parsing it again (a log of hundreds of megabytes is parsed once).
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from .._errors import EvalbarsError
+
+_slot: dict[str, Any] = {}
+
+
+def _stamp(path: str) -> tuple:
+    info = os.stat(path)
+    return (os.path.abspath(path), info.st_size, info.st_mtime_ns)
+
+
+def peek(path: str, keep: bool = True) -> Any:
+    """The parsed document, or None when the file is not JSON; with ``keep``, kept for
+    :func:`load` (until :func:`forget`)."""
+    try:
+        with open(path, "rb") as handle:
+            obj = json.load(handle)
+    except (ValueError, OSError):
+        return None
+    if keep:
+        _slot.clear()
+        _slot[repr(_stamp(path))] = obj
+    return obj
+
+
+def forget() -> None:
+    """Drop the kept document."""
+    _slot.clear()
+
+
+def load(path: str) -> Any:
+    """The parsed document; an error naming the file and line when it is not JSON."""
+    try:
+        cached = _slot.pop(repr(_stamp(path)), None)
+        if cached is not None:
+            return cached
+        with open(path, "rb") as handle:
+            return json.load(handle)
+    except json.JSONDecodeError as exc:
+        raise EvalbarsError(f"{path!r} is not valid JSON: {exc.msg} at line {exc.lineno}") \
+            from None
+    except UnicodeDecodeError:
+        raise EvalbarsError(f"{path!r} is not UTF-8 JSON text") from None
