@@ -14,7 +14,7 @@ import numpy as np
 from . import __version__, _parts, _progress, clustering, equivalence
 from ._errors import EvalbarsError
 from ._seeding import check_seed
-from .caveats import interval_warnings
+from .caveats import gap_warnings, interval_warnings
 from .ingest import ItemScores, load
 from .results import CIResult, CompareResult, Settings
 from .statement import ci_statement, compare_statement
@@ -243,11 +243,13 @@ def compare(
     finally:
         if bar is not None:
             bar.close()
+    agreement = _parts.agreement(prepared, a_name, b_name)
     result = CompareResult(
         n_items=len(scores.items), score_type=scores.score_type, settings=settings,
         models=summaries, statement="", dropped=scores.dropped,
-        warnings=_warnings(prepared, summaries), provenance=_provenance(scores, settings),
-        difference=difference, agreement=_parts.agreement(prepared, a_name, b_name),
+        warnings=_warnings(prepared, summaries) + tuple(gap_warnings(difference, agreement)),
+        provenance=_provenance(scores, settings),
+        difference=difference, agreement=agreement,
         tests=_parts.tests(prepared, a_name, b_name, settings),
         equivalence=None if margin is None else _equivalence(prepared, a_name, b_name,
                                                              difference, margin, settings))

@@ -1,25 +1,200 @@
-"""Warnings about methods known to under-cover for the data at hand.
+"""Warnings about methods known to under-cover for the data at hand, with the figures of
+evalbars' calibration study (docs/calibration.md) and the better method to use.
 
-They name the better method; the calibration study (docs) gives the figures.
+For 0/1 scores the study's coverage is exact, so it is recomputed here at the model's own
+n and accuracy (:func:`evalbars.simulate.coverage` uses the same computation on its
+grid). For continuous scores it is simulated, and the study's figures are quoted.
 """
 from __future__ import annotations
 
-from .results import ModelScore
+from .results import Agreement, Difference, ModelScore
 
 SMALL_N = 30
-"""Below this many items normal-approximation intervals are known to under-cover."""
+"""Below this many items clt and percentile bootstrap intervals of a mean are too narrow
+(study: 92% and 91% at n = 10 for symmetric scores; pass@k intervals 48% to 92% at 10
+questions)."""
+
+SHORTFALL = 0.02
+"""A method is flagged when its coverage is more than this far below its nominal level."""
+
+SAFE_COUNT = 100
+"""With at least this many right and this many wrong answers every binomial, clt and t
+interval covered at least 94.3% in the study (docs/calibration.md), so the exact check is
+skipped: its cost grows with n."""
+
+CONTINUOUS_COVERAGE = {
+    10: {"t": 0.95, "clt": 0.92, "bootstrap-percentile": 0.908, "bootstrap-bca": 0.926},
+    30: {"t": 0.947, "clt": 0.94, "bootstrap-percentile": 0.938, "bootstrap-bca": 0.946},
+}
+"""Measured coverage of 95% intervals for continuous scores (Beta(1, 1): symmetric) at
+n = 10 and 30, from the study (score-continuous, p = 0.5); skewed scores fare worse."""
+
+GAP_COVERAGE = (
+    (1, {"paired-bootstrap-percentile": (0.005, 0.419), "paired-wald": (0.01, 0.591),
+         "paired-t": (0.01, 0.591), "newcombe": (1.0, 1.0)}),
+    (3, {"paired-bootstrap-percentile": (0.599, 0.801), "paired-wald": (0.787, 0.917),
+         "paired-t": (0.794, 0.917), "newcombe": (0.991, 0.999)}),
+    (10, {"paired-bootstrap-percentile": (0.866, 0.929), "paired-wald": (0.915, 0.949),
+          "paired-t": (0.922, 0.956), "newcombe": (0.961, 0.996)}),
+)
+"""Coverage (lowest, highest) of 95% intervals of a 0/1 gap over the study's cells whose
+expected number of discordant questions is below 1, from 1 to 3 and from 3 to 10
+(gap-binary); with 10 or more every method covered at least 93.7%."""
+
+_EXACT = ("wald", "clt", "t", "agresti-coull", "jeffreys", "wilson", "clopper-pearson")
+"""Methods whose coverage on 0/1 data is computed exactly, in the order they are named."""
+
+
+def _percent(x: float) -> str:
+    return f"{100 * x:.0f}%" if 0.01 <= x <= 0.99 else f"{100 * x:.1f}%"
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _binary_coverage(model: ModelScore) -> str | None:
+    """The warning for 0/1 scores when a shown interval under-covers here, else None."""
+    from .simulate._calibration_exact import binomial_coverage
+
+    n, right = model.n, round(model.mean * model.n)
+    shown = {interval.method: interval.confidence_level for interval in model.intervals}
+    if min(right, n - right) >= SAFE_COUNT or "wilson" not in shown:
+        return None
+    level = shown["wilson"]
+    # all right (or all wrong) is evaluated half a question inside [0, 1]
+    accuracy = min(max(right / n, 0.5 / n), 1.0 - 0.5 / n)
+    found = {method: binomial_coverage(method, n, accuracy, confidence_level=level)
+             for method in _EXACT if method in shown}
+    short = [m for m in found if m not in ("wilson", "clopper-pearson")
+             and found[m] < min(level, found["wilson"]) - SHORTFALL]
+    wilson_short = found["wilson"] < level - SHORTFALL
+    if not short and not wilson_short:
+        return None
+    where = f"at n = {n} and {100 * accuracy:.3g}% accuracy"
+    study = "in evalbars' calibration study (exact binomial coverage, docs/calibration.md)"
+    guaranteed = ""
+    if wilson_short and "clopper-pearson" in found:
+        guaranteed = (f", or clopper-pearson ({_percent(found['clopper-pearson'])}), which "
+                      f"never covers less than {100 * level:g}%")
+    if not short:
+        return (f"wilson intervals {where} covered only {_percent(found['wilson'])} {study}"
+                + (f"; use clopper-pearson ({_percent(found['clopper-pearson'])})"
+                   if "clopper-pearson" in found else ""))
+    return (f"{_and(short)} intervals {where} covered only "
+            f"{_and([_percent(found[m]) for m in short])} {study}; use wilson "
+            f"({_percent(found['wilson'])}){guaranteed}")
+
+
+def _continuous_coverage(model: ModelScore) -> str | None:
+    """The warning for continuous scores at small n, quoting the simulated figures."""
+    if model.n >= SMALL_N:
+        return None
+    grid = max(n for n in CONTINUOUS_COVERAGE if n <= max(model.n, min(CONTINUOUS_COVERAGE)))
+    figures = CONTINUOUS_COVERAGE[grid]
+    shown = [i.method for i in model.intervals if i.method in figures and i.method != "t"]
+    short = [m for m in shown if figures[m] < 0.95 - SHORTFALL]
+    if not short:
+        return None
+    return (f"with n = {model.n}, {_and(short)} intervals are too narrow: at n = {grid} they "
+            f"covered only {_and([_percent(figures[m]) for m in short])} in evalbars' "
+            f"calibration study (symmetric scores; skewed ones fare worse, "
+            f"docs/calibration.md); use the t interval ({_percent(figures['t'])})")
+
+
+def _span(low: float, high: float) -> str:
+    return _percent(low) if _percent(low) == _percent(high) else \
+        f"{_percent(low)} to {_percent(high)}"
+
+
+def gap_warnings(difference: Difference, agreement: Agreement) -> list[str]:
+    """A warning when a 0/1 gap rests on too few discordant questions for its intervals.
+
+    Parameters
+    ----------
+    difference : Difference
+        The paired gap with the intervals the report shows.
+    agreement : Agreement
+        The 2x2 counts (0/1 scores); nothing is said for continuous or clustered data.
+
+    Returns
+    -------
+    list of str
+        Empty, or one warning quoting the study's coverage (:data:`GAP_COVERAGE`) of the
+        shown paired intervals for that many discordant questions, naming newcombe.
+
+    Examples
+    --------
+    >>> from evalbars._types import Interval
+    >>> gap = Difference("a", "b", 0.05, (Interval("paired-wald", -0.02, 0.12, 0.95),), 0.2, 2.0)
+    >>> print(gap_warnings(gap, Agreement(0.9, both=70, a_only=1, b_only=4, neither=25))[0][:72])
+    b - a: only 5 questions have one model right and the other wrong; with 3
+    """
+    if agreement.a_only is None or difference.clustered is not None:
+        return []
+    m = agreement.a_only + agreement.b_only
+    band = next(((bound, figures) for bound, figures in GAP_COVERAGE if m < bound), None)
+    if band is None:
+        return []
+    bound, figures = band
+    low = ([b for b, _ in GAP_COVERAGE if b < bound] or [0])[-1]
+    shown = [i.method for i in difference.intervals
+             if i.method in figures and i.method != "newcombe"
+             and figures[i.method][0] < 0.95 - SHORTFALL]
+    if not shown:
+        return []
+    expected = "under 1" if low == 0 else f"{low} to {bound}"
+    counted = {0: "no question has", 1: "only 1 question has"}.get(
+        m, f"only {m} questions have")
+    spans = _and([_span(*figures[method]) for method in shown])
+    return [f"{difference.b} - {difference.a}: {counted} one model right and the other "
+            f"wrong; with {expected} such questions expected, {_and(shown)} intervals of the "
+            f"gap covered only {spans} in evalbars' calibration study (docs/calibration.md); "
+            f"use newcombe ({_span(*figures['newcombe'])})"]
 
 
 def interval_warnings(model: ModelScore, score_type: str) -> list[str]:
     """Plain-words warnings about this model's intervals (empty when all is well).
 
+    Parameters
+    ----------
+    model : ModelScore
+        One model's score with the intervals the report shows.
+    score_type : str
+        ``"binary"`` (0/1 scores) or ``"continuous"``.
+
+    Returns
+    -------
+    list of str
+        For 0/1 scores: a Wald or CLT interval that leaves [0, 1]; and the shown
+        intervals whose exact coverage at this n and accuracy is more than
+        :data:`SHORTFALL` below both their level and Wilson's coverage, with the figures
+        and the better method (clopper-pearson too when Wilson itself falls short). For
+        continuous scores below :data:`SMALL_N` items: the study's coverage of the clt
+        and bootstrap intervals at small n. Nothing about coverage with clusters (the
+        clustered warnings of :func:`evalbars.clustering.cluster_warnings` apply).
+
+    Notes
+    -----
+    The coverage of a 0/1 interval is ``sum_k P(K = k) [low(k) <= p <= high(k)]`` for
+    ``K ~ Binomial(n, p)``, with ``p`` the observed accuracy (half a question inside
+    [0, 1] when every answer is right or every answer is wrong), computed by
+    :func:`evalbars.simulate._calibration_exact.binomial_coverage` from the same interval
+    functions the report uses. It is skipped with at least :data:`SAFE_COUNT` right and
+    wrong answers.
+
+    Examples
+    --------
     >>> from evalbars._types import Interval
-    >>> m = ModelScore("m", 20, 0.95, (Interval("wald", 0.854, 1.046, 0.95),))
-    >>> interval_warnings(m, "binary")[0][:60]
-    "model 'm': the wald interval (0.854 to 1.046) leaves [0, 1]:"
+    >>> m = ModelScore("m", 20, 0.95, (Interval("wilson", 0.764, 0.991, 0.95),
+    ...                                Interval("wald", 0.854, 1.046, 0.95)))
+    >>> for line in interval_warnings(m, "binary"):
+    ...     print(line[:75])
+    model 'm': the wald interval (0.854 to 1.046) leaves [0, 1]: its normal app
+    model 'm': wald intervals at n = 20 and 95% accuracy covered only 64% in ev
     """
-    found = []
     name = f"model {model.name!r}"
+    found, coverage = [], None
     if score_type == "binary":
         for interval in model.intervals:
             if interval.method in ("wald", "clt") and (interval.low < 0 or interval.high > 1):
@@ -27,14 +202,10 @@ def interval_warnings(model: ModelScore, score_type: str) -> list[str]:
                     f"{name}: the {interval.method} interval ({interval.low:.3f} to "
                     f"{interval.high:.3f}) leaves [0, 1]: its normal approximation has broken "
                     "down here; use the wilson interval")
-        successes = round(model.mean * model.n)
-        if model.n < SMALL_N or min(successes, model.n - successes) < 5:
-            found.append(
-                f"{name}: with n = {model.n} and {successes} right, wald, clt and bootstrap "
-                "intervals cover well below their nominal level; use wilson (or "
-                "clopper-pearson for a guaranteed level)")
-    elif model.n < SMALL_N:
-        found.append(
-            f"{name}: with n = {model.n}, clt and bootstrap intervals are too narrow; "
-            "use the t interval")
+        if model.clustered is None:
+            coverage = _binary_coverage(model)
+    elif model.clustered is None:
+        coverage = _continuous_coverage(model)
+    if coverage is not None:
+        found.append(f"{name}: {coverage}")
     return found

@@ -6,6 +6,8 @@ Carlo error, and one line saying what it shows.
 """
 from __future__ import annotations
 
+import textwrap
+
 from . import _format as fmt
 from .render import _md_table, _table
 
@@ -18,6 +20,7 @@ TITLES = {
     "winners-curse": "the best of many null candidates",
     "clustering": "clustered questions",
     "misaligned": "one file shuffled before a positional join",
+    "coverage": "the calibration study",
 }
 
 LABELS = {
@@ -196,8 +199,139 @@ def _footer(doc: dict) -> str:
     return f"{count} \u00b7 seed {doc['seed']} \u00b7 evalbars {doc['provenance']['version']}"
 
 
+# --- the calibration study (``coverage``) ---------------------------------------------
+
+FLAG = "*"
+"""Marks a rate clearly on the wrong side of nominal (see :func:`_flagged`)."""
+
+
+def _flagged(quantity: str, alpha: float, rate: dict) -> bool:
+    """Coverage more than 2 points under nominal, or a type I error more than 1 point over
+    alpha, by more than twice the Monte Carlo error."""
+    value, error = rate["rate"], 2.0 * rate["mc_error"]
+    if quantity == "coverage":
+        return value + error < 1.0 - alpha - 0.02
+    return quantity == "type I error" and value - error > alpha + 0.01
+
+
+def _entry(quantity: str, alpha: float, rate: dict, exact: bool, markdown: bool) -> str:
+    digits = 2 if quantity == "type I error" else 1
+    shown = f"{100 * rate['rate']:.{digits}f}"
+    if not exact:
+        shown += f" \u00b1{100 * rate['mc_error']:.{digits}f}"
+    if _flagged(quantity, alpha, rate):
+        shown = f"**{shown}**" if markdown else shown + FLAG
+    return shown
+
+
+def _cells(key: str) -> list[str]:
+    return [part.split("=")[1] for part in key.split(",")]
+
+
+def _family_table(doc: dict, name: str, markdown: bool) -> tuple[list[str], list[list[str]]]:
+    info, alpha = doc["settings"]["families"][name], doc["settings"]["alpha"]
+    header = [part.split("=")[0] for part in info["cells"][0].split(",")]
+    header += [info["labels"].get(m, m) for m in info["methods"]]
+    rows = []
+    for key in info["cells"]:
+        row = _cells(key)
+        for method in info["methods"]:
+            rate = doc["rates"][f"{name}/{method}/{key}"]
+            row.append(_entry(info["quantity"], alpha, rate, method in info["exact"],
+                              markdown))
+            if f"{method}/{key}" in info["reduced"]:
+                row[-1] += f" ({fmt.count(info['reduced'][f'{method}/{key}'])})"
+        rows.append(row)
+    return header, rows
+
+
+def _family_notes(doc: dict, name: str) -> str:
+    info, s = doc["settings"]["families"][name], doc["settings"]
+    what = {"coverage": f"coverage of {100 * (1 - s['alpha']):g}% intervals",
+            "type I error": f"type I error at alpha = {s['alpha']:g}",
+            "power": f"power at alpha = {s['alpha']:g}"}[info["quantity"]]
+    notes = [f"{name}: {what} (%). {info['data']}."]
+    if info["exact"]:
+        notes.append(f"Exact (no Monte Carlo): {', '.join(info['exact'])}.")
+    simulated = [m for m in info["methods"] if m not in info["exact"]]
+    if simulated:
+        notes.append(f"Simulated ({', '.join(simulated)}): {fmt.count(s['datasets'])} "
+                     "datasets per cell unless a count in parentheses says fewer, "
+                     "\u00b1 one Monte Carlo error.")
+    return " ".join(notes)
+
+
+def _headline_rows(doc: dict, markdown: bool) -> list[list[str]]:
+    """Each recommended default over its family's grid: range and worst cell."""
+    s, rows = doc["settings"], []
+    for name, info in s["families"].items():
+        if info["quantity"] == "power":
+            continue
+        for method in info["defaults"]:
+            rates = {key: doc["rates"][f"{name}/{method}/{key}"] for key in info["cells"]}
+            sign = 1.0 if info["quantity"] == "coverage" else -1.0
+            worst = min(rates, key=lambda key: sign * rates[key]["rate"])
+            values = [r["rate"] for r in rates.values()]
+            digits = 2 if info["quantity"] == "type I error" else 1
+            rows.append([method, name, f"{100 * min(values):.{digits}f} to "
+                         f"{100 * max(values):.{digits}f}",
+                         f"{worst}: " + _entry(info["quantity"], s["alpha"], rates[worst],
+                                               method in info["exact"], markdown)])
+    return rows
+
+
+def _coverage_parts(doc: dict, markdown: bool) -> list[tuple[str, list[str], list[list[str]]]]:
+    """(title, header, rows) of the headline and of every family's table."""
+    parts = []
+    headline = _headline_rows(doc, markdown)
+    if headline:
+        parts.append(("The recommended defaults over the grid (%)",
+                      ["method", "family", "range", "worst cell"], headline))
+    for name in doc["settings"]["families"]:
+        parts.append((_family_notes(doc, name), *_family_table(doc, name, markdown)))
+    return parts
+
+
+def _coverage_intro(doc: dict) -> str:
+    s = doc["settings"]
+    return (f"{100 * (1 - s['alpha']):g}% intervals \u00b7 tests at alpha = {s['alpha']:g} "
+            f"\u00b7 {fmt.count(s['datasets'])} datasets per simulated cell \u00b7 "
+            f"{fmt.count(s['n_resamples'])} resamples \u00b7 n = "
+            + ", ".join(fmt.count(n) for n in s["n"]))
+
+
+def _coverage_legend(markdown: bool) -> str:
+    return (f"{'Bold' if markdown else FLAG}: coverage more than 2 points under nominal, or a "
+            "type I error more than 1 point over alpha, by more than twice the Monte Carlo "
+            "error.")
+
+
+def _coverage_footer(doc: dict) -> str:
+    return (f"{fmt.count(doc['experiments'])} datasets per simulated cell \u00b7 seed "
+            f"{doc['seed']} \u00b7 evalbars {doc['provenance']['version']}")
+
+
+def _coverage_text(doc: dict) -> str:
+    lines = [f"evalbars simulate coverage: {TITLES['coverage']}", _coverage_intro(doc), ""]
+    for title, header, rows in _coverage_parts(doc, markdown=False):
+        lines += textwrap.wrap(title, 92) + _table(header, rows) + [""]
+    lines += textwrap.wrap(_coverage_legend(False), 92) + ["", _coverage_footer(doc)]
+    return "\n".join(lines) + "\n"
+
+
+def _coverage_markdown(doc: dict) -> str:
+    lines = [f"### evalbars simulate coverage: {TITLES['coverage']}", "",
+             _coverage_intro(doc), ""]
+    for title, header, rows in _coverage_parts(doc, markdown=True):
+        lines += [title, ""] + _md_table(header, rows) + [""]
+    lines += [_coverage_legend(True), "", f"<sub>{_coverage_footer(doc)}</sub>"]
+    return "\n".join(lines) + "\n"
+
+
 def render_text(doc: dict) -> str:
     """The terminal report for a ``simulate`` document."""
+    if doc["name"] == "coverage":
+        return _coverage_text(doc)
     lines = [f"evalbars simulate {doc['name']}: {TITLES.get(doc['name'], '')}".rstrip(": ")]
     if "data" in doc["settings"]:
         lines.append(f"data: {doc['settings']['data']}")
@@ -209,6 +343,8 @@ def render_text(doc: dict) -> str:
 
 def render_markdown(doc: dict) -> str:
     """Markdown for a pull-request comment or a notebook."""
+    if doc["name"] == "coverage":
+        return _coverage_markdown(doc)
     lines = [f"### evalbars simulate {doc['name']}: {TITLES.get(doc['name'], '')}", ""]
     if "data" in doc["settings"]:
         lines += [f"data: {doc['settings']['data']}", ""]

@@ -40,12 +40,27 @@ _OPTIONS = {
                                                 "unit, in [0, 1)"),
     "a": dict(metavar="NAME", help="with DATA: the baseline model (column or model name)"),
     "b": dict(metavar="NAME", help="with DATA: the model compared against it"),
+    "methods": dict(nargs="+", metavar="METHOD",
+                    help="interval methods and tests to calibrate, e.g. wald wilson "
+                         "mcnemar-exact (default: all)"),
+    "datasets": dict(type=int, metavar="D",
+                     help="simulated datasets per cell (bootstraps and permutations on "
+                          "continuous scores use fewer at large n)"),
+    "n_resamples": dict(type=int, metavar="B",
+                        help="bootstrap and permutation resamples per simulated dataset"),
     "alpha": dict(type=float, help="tests reject at p < alpha; intervals have level "
                                    "1 - alpha"),
     "experiments": dict(type=int, metavar="E", help="simulated experiments"),
     "seed": dict(type=int, help="random seed, recorded in the output"),
 }
 """argparse settings of every option, by API keyword."""
+
+_SPECIAL = {("coverage", "n"): dict(type=int, nargs="+", metavar="N",
+                                    help="questions in the cells without clusters")}
+"""(simulation, API keyword) -> argparse settings that differ from :data:`_OPTIONS`."""
+
+_DOCS = {"coverage": "calibration"}
+"""Simulations documented outside docs/simulate.md (docs/NAME.md)."""
 
 _PAIR = {"accuracy": 0.70, "disagreement": None, "correlation": None}
 _PAIR_SETTINGS = ("n", "accuracy", "gap", "disagreement", "correlation")
@@ -109,6 +124,15 @@ SIMULATIONS = {
         "evalbars simulate misaligned examples/lesson_pair.csv",
         {"a": None, "b": None, "n": None, "accuracy": None, "gap": None,
          "disagreement": None, "correlation": None, **_RUN}),
+    "coverage": (
+        "the calibration study: coverage of every interval, error of every test",
+        "How often each of evalbars' 95% intervals covers the truth and how often each "
+        "test rejects a true null (and finds a real gap), on a grid of simulated "
+        "settings, each rate with its Monte Carlo error (exact for 0/1 data where "
+        "possible). The full grid takes minutes; --methods and --n run part of it.",
+        "evalbars simulate coverage --methods wald wilson --n 20 100",
+        {"methods": None, "n": (10, 30, 100, 500, 5000), "datasets": 2000,
+         "n_resamples": 1000, "alpha": 0.05, "seed": 0}),
 }
 """name -> (help, description, example, {API keyword: default shown in help})."""
 
@@ -132,7 +156,7 @@ def _run(name: str, args: argparse.Namespace) -> dict:
 def _add(names, name: str) -> None:
     summary, description, example, defaults = SIMULATIONS[name]
     parser = names.add_parser(name, help=summary, description=description,
-                              epilog=f"Example: {example}   (see docs/simulate.md)")
+                              epilog=f"Example: {example}   (see docs/{_DOCS.get(name, 'simulate')}.md)")
     if name == "misaligned":
         parser.add_argument("data", nargs="?", help="0/1 results file (default: a fake pair)")
         parser.add_argument("data2", nargs="?", help="a second file, one model per file")
@@ -140,11 +164,13 @@ def _add(names, name: str) -> None:
         parser.add_argument("-o", "--output", required=True, metavar="FILE",
                             help="the results file to write (CSV)")
     for key, default in defaults.items():
-        option = dict(_OPTIONS[key])
+        option = dict(_SPECIAL.get((name, key), _OPTIONS[key]))
         if name == "misaligned" and key in _PAIR_SETTINGS:
             option["help"] = "without DATA (fake pair): " + option["help"]
             default = SIMULATIONS["fake-pair"][3][key]
-        if default is not None:
+        if isinstance(default, tuple):
+            option["help"] += f" (default: {' '.join(map(str, default))})"
+        elif default is not None:
             option["help"] += f" (default: {default:,})" if isinstance(default, int) \
                 else f" (default: {default})"
         parser.add_argument("--" + key.replace("_", "-"), dest=key, **option)

@@ -14,6 +14,7 @@ fractions: 0.008 is 0.8 points, 0.7 is 70%.
 ``winners_curse``   the best of many null candidates, then confirmed on fresh questions
 ``clustering``      naive against clustered intervals for clustered questions
 ``misaligned``      a paired analysis after one file was shuffled before the join
+``coverage``        the calibration study: coverage of every interval, error of every test
 ==================  ==================================================================
 
 Examples
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 from ._pairs import disagreement_from_correlation
 from ._result import FakePair, Rate, Simulation
+from .coverage import coverage
 from .paired import TESTS, aa, fake_pair, misaligned, power
 from .selection import peeking, winners_curse
 from .units import MODES, clustering, wrong_unit
@@ -40,9 +42,10 @@ SIMULATIONS = {
     "winners-curse": winners_curse,
     "clustering": clustering,
     "misaligned": misaligned,
+    "coverage": coverage,
 }
 """Every simulation by its CLI name (``evalbars simulate NAME``)."""
 
 __all__ = ["FakePair", "MODES", "Rate", "SIMULATIONS", "Simulation", "TESTS", "aa",
-           "clustering", "disagreement_from_correlation", "fake_pair", "misaligned",
+           "clustering", "coverage", "disagreement_from_correlation", "fake_pair", "misaligned",
            "peeking", "power", "winners_curse", "wrong_unit"]
