@@ -89,7 +89,7 @@ def test_wide_csv(tmp_path):
     assert data.source["layout"] == "wide" and data.source["format"] == "csv"
     assert data.source["columns"] == {
         "item": "qid", "model": None, "score": None, "models": ["model_a", "model_b"],
-        "cluster": None, "sample": None,
+        "cluster": None, "sample": None, "run": None,
     }
     json.dumps(data.source)  # JSON-safe
 
@@ -159,7 +159,7 @@ def test_long_explicit_columns(tmp_path):
     np.testing.assert_array_equal(data.scores, [[0.5, 1], [0, 0.25]])
     assert data.source["columns"] == {
         "item": "question", "model": "system", "score": "points", "models": ["a", "b"],
-        "cluster": None, "sample": None,
+        "cluster": None, "sample": None, "run": None,
     }
 
 
@@ -705,7 +705,7 @@ def test_long_with_sample_column(tmp_path):
     assert data.score_type == "binary"  # the answers are 0/1, though a mean is not
     assert data.source["columns"] == {
         "item": "id", "model": "model", "score": "score", "models": ["a", "b"],
-        "cluster": None, "sample": "epoch",
+        "cluster": None, "sample": "epoch", "run": None,
     }
     assert data.describe() == (
         f"long csv {path}: item column 'id', model column 'model', score column 'score', "
@@ -1033,3 +1033,180 @@ def test_item_scores_is_frozen(tmp_path):
     assert isinstance(data, ItemScores)
     with pytest.raises(AttributeError):
         data.models = ("x",)
+
+
+# --------------------------------------------------------------------------- runs (training seeds)
+
+RUNS = ("id,model,seed,score\n"
+        "q1,a,1,1\nq2,a,1,0\nq1,a,2,1\nq2,a,2,1\nq1,a,10,0\nq2,a,10,0\n"
+        "q1,b,7,0\nq2,b,7,1\n")
+
+
+def test_long_with_run_column(tmp_path):
+    path = write(tmp_path, "runs.csv", RUNS)
+    data = load(path, run="seed")
+    assert data.models == ("a@1", "a@2", "a@10", "b@7")  # runs in natural order
+    assert data.runs == (("a", "1"), ("a", "2"), ("a", "10"), ("b", "7"))
+    np.testing.assert_array_equal(data.scores, [[1, 1, 0, 0], [0, 1, 0, 1]])
+    assert (data.counts == 1).all() and data.column("a@10").tolist() == [0, 0]
+    assert data.source["columns"]["run"] == "seed"
+    assert data.source["columns"]["models"] == ["a", "b"]
+    assert data.describe() == (
+        f"long csv {path}: item column 'id', model column 'model', score column 'score', run "
+        "column 'seed', models 'a' (3 runs), 'b' (1 run) (2 items, 0/1 scores)")
+
+
+def test_without_run_column_runs_is_none(tmp_path):
+    assert load(write(tmp_path, "w.csv", WIDE)).runs is None
+
+
+def test_runs_are_labels_and_natural_order_is_by_digit_runs(tmp_path):
+    rows = "".join(f"q1,a,{r},1\n" for r in ("s10", "s2", "s1b", "007", "7"))
+    data = load(write(tmp_path, "r.csv", "id,model,run,score\n" + rows), run="run")
+    assert [r for _, r in data.runs] == ["007", "7", "s1b", "s2", "s10"]
+
+
+def test_wide_with_run_column_matches_long(tmp_path):
+    wide = "id,seed,a,b\nq1,1,1,0\nq2,1,0,1\nq1,2,1,1\nq2,2,1,0\n"
+    long = "".join(f"{i},{m},{s},{v}\n" for i, s, a, b in
+                   [("q1", 1, 1, 0), ("q2", 1, 0, 1), ("q1", 2, 1, 1), ("q2", 2, 1, 0)]
+                   for m, v in (("a", a), ("b", b)))
+    from_wide = load(write(tmp_path, "w.csv", wide), run="seed")
+    from_long = load(write(tmp_path, "l.csv", "id,model,seed,score\n" + long), run="seed")
+    assert from_wide.models == from_long.models == ("a@1", "a@2", "b@1", "b@2")
+    assert from_wide.runs == from_long.runs
+    np.testing.assert_array_equal(from_wide.scores, from_long.scores)
+    assert "seed" not in from_wide.source["columns"]["models"]  # a numeric run is not a model
+
+
+def test_wide_column_without_any_score_for_a_run_is_no_system(tmp_path):
+    wide = "id,seed,a,b\nq1,1,1,\nq2,1,0,\nq1,2,1,1\nq2,2,1,0\n"
+    data = load(write(tmp_path, "w.csv", wide), run="seed")
+    assert data.models == ("a@1", "a@2", "b@2")
+
+
+def test_two_files_with_run_column(tmp_path):
+    a = write(tmp_path, "base.csv", "id,seed,score\nq1,0,1\nq2,0,0\nq1,1,1\nq2,1,1\n")
+    b = write(tmp_path, "new.csv", "id,seed,score\nq2,0,1\nq1,0,0\n")
+    data = load(a, b, run="seed")
+    assert data.runs == (("base", "0"), ("base", "1"), ("new", "0"))
+    np.testing.assert_array_equal(data.scores, [[1, 1, 0], [0, 1, 1]])
+    assert data.source["columns"]["run"] == "seed"
+
+
+def test_runs_with_samples_and_clusters(tmp_path):
+    rows = "".join(f"{i},{t},a,{r},{e},{v}\n" for i, t, r, e, v in [
+        ("q1", "t1", 0, 0, 1), ("q1", "t1", 0, 1, 0), ("q2", "t2", 0, 0, 1),
+        ("q1", "t1", 1, 0, 1), ("q2", "t2", 1, 0, 0), ("q2", "t2", 1, 1, 0)])
+    data = load(write(tmp_path, "s.csv", "id,topic,model,run,epoch,score\n" + rows),
+                run="run", sample="epoch", cluster="topic")
+    assert data.models == ("a@0", "a@1") and data.clusters == ("t1", "t2")
+    np.testing.assert_array_equal(data.counts, [[2, 1], [1, 2]])
+    np.testing.assert_array_equal(data.scores, [[0.5, 1], [1, 0]])
+
+
+def test_intersect_drops_an_item_some_run_lacks(tmp_path):
+    path = write(tmp_path, "runs.csv", RUNS + "q3,a,1,1\nq3,a,2,0\n")
+    data = load(path, run="seed", intersect=True)
+    assert data.items == ("q1", "q2")
+    assert data.dropped == {"a@1": 1, "a@2": 1, "a@10": 0, "b@7": 0}
+
+
+def test_row_order_does_not_matter_with_runs(tmp_path):
+    lines = RUNS.splitlines()
+    shuffled = [lines[0]] + lines[1:][::-1]
+    one = load(write(tmp_path, "a.csv", RUNS), run="seed")
+    two = load(write(tmp_path, "b.csv", "\n".join(shuffled) + "\n"), run="seed")
+    assert set(one.runs) == set(two.runs)  # models come in file order, runs in natural order
+    for name in one.models:
+        np.testing.assert_array_equal(one.column(name), two.column(name))
+
+
+def test_load_options_pass_run_only_when_given():
+    import argparse
+
+    from evalbars.commands._common import add_column_options, load_options
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("data")
+    add_column_options(parser, run=True)
+    assert "run" not in load_options(parser.parse_args(["r.csv"]))
+    assert load_options(parser.parse_args(["r.csv", "--run", "seed"]))["run"] == "seed"
+    assert "--run COL" in parser.format_help()
+    plain = argparse.ArgumentParser()
+    add_column_options(plain)
+    assert "--run" not in plain.format_help()
+
+
+# --------------------------------------------------------------------------- errors: runs
+
+
+def test_error_duplicate_item_model_run(tmp_path):
+    message = error(write(tmp_path, "r.csv", RUNS + "q1,a,2,0\n"), run="seed")
+    assert message.startswith("1 (item, model, run) answer is given on more than one row: "
+                              "item 'q1' model 'a' run '2' at lines 4, 10 of ")
+    assert "pass sample= (--sample COL)" in message
+
+
+def test_error_duplicate_item_run_rows_wide(tmp_path):
+    wide = "id,seed,a,b\nq1,1,1,0\nq1,1,0,1\n"
+    message = error(write(tmp_path, "w.csv", wide), run="seed")
+    assert message.startswith("2 (item, model, run) answers are given on more than one row: "
+                              "item 'q1' model 'a' run '1' at lines 2, 3 of ")
+    assert "item 'q1' model 'b' run '1' at lines 2, 3" in message
+
+
+def test_error_duplicate_item_model_run_sample(tmp_path):
+    rows = "id,model,seed,epoch,score\nq1,a,0,0,1\nq1,a,0,0,0\n"
+    message = error(write(tmp_path, "r.csv", rows), run="seed", sample="epoch")
+    assert message.startswith("1 (item, model, run, sample) answer is given on more than one "
+                              "row: item 'q1' model 'a' run '0' sample '0' at lines 2, 3 of ")
+    assert message.endswith("each answer to a question needs its own sample value")
+
+
+def test_error_item_missing_for_one_run(tmp_path):
+    message = error(write(tmp_path, "r.csv", RUNS.replace("q2,a,10,0\n", "")), run="seed")
+    assert message.startswith("items are not scored by every model: 'a@10' has no row for 1 "
+                              "item that other models have ('q2')")
+
+
+def test_error_two_files_need_the_run_column(tmp_path):
+    a = write(tmp_path, "base.csv", "id,seed,score\nq1,0,1\n")
+    b = write(tmp_path, "new.csv", "id,score\nq1,0\n")
+    message = error(a, b, run="seed")
+    assert message == (f"run='seed': no such column in {str(b)!r}; with two inputs each file "
+                       "needs the run column (one value for a single run); columns: 'id', "
+                       "'score'")
+
+
+def test_error_unknown_run_column(tmp_path):
+    message = error(write(tmp_path, "r.csv", RUNS), run="Seed")
+    assert message.startswith("run='Seed': no such column") and "did you mean 'seed'" in message
+
+
+def test_error_run_column_is_another_role(tmp_path):
+    message = error(write(tmp_path, "r.csv", RUNS), run="seed", sample="seed")
+    assert "must differ" in message and "run='seed'" in message
+
+
+def test_error_empty_run_label(tmp_path):
+    message = error(write(tmp_path, "r.csv", RUNS.replace("q1,b,7,0", "q1,b,,0")), run="seed")
+    assert message == f"empty run label in column 'seed' at line 8 of " \
+                      f"{str(tmp_path / 'r.csv')!r}; every row needs one"
+
+
+def test_error_model_and_run_names_clash(tmp_path):
+    rows = "id,model,run,score\nq1,a@1,2,1\nq1,a,1@2,0\n"
+    message = error(write(tmp_path, "r.csv", rows), run="run")
+    assert message == ("model 'a@1' run '2' and model 'a' run '1@2' both make the name "
+                       "'a@1@2' (model@run); rename a model or a run so that the names differ")
+
+
+def test_error_run_must_be_a_column_name(tmp_path):
+    assert error(write(tmp_path, "r.csv", RUNS), run=3) == \
+        "run= must be a column name (a non-empty str); got 3"
+
+
+def test_error_run_with_a_harness_log():
+    message = error("tests/data/logs/helm/suite_v1", run="seed")
+    assert message.startswith("run= names a column of a table, but the input is a helm log")

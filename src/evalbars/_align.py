@@ -4,10 +4,12 @@
 changes a bit of the result), rejects duplicate (item, model, sample) answers, applies
 ``score_type``, rejects missing scores and items some model lacks (or, with
 ``intersect``, drops and counts them) and reduces each (item, model) cell to its count,
-sum and sum of squares. :func:`_item_clusters` gives each item its one cluster label.
+sum and sum of squares. :func:`_item_clusters` gives each item its one cluster label;
+:func:`_split_runs` makes each (model, run) pair a model of its own.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,6 +48,7 @@ class _Parts:
     sample_names: list[str] | None = None
     clusters: np.ndarray | None = None  # per item: its cluster label (None if no row gives one)
     guessed_models: bool = False  # wide model columns found by auto-detection
+    runs: list[tuple[str, str]] | None = None  # per model: (recipe, run), after _split_runs
 
 
 def _runs(*sorted_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -108,11 +111,13 @@ def _cluster_clash(items: np.ndarray, sources: list, names: list[str], codes: np
 
 
 def _check_duplicate_answers(parts: _Parts, cell: np.ndarray) -> None:
-    """With a sample column: raise naming the (item, model, sample) answers on several rows.
+    """With a sample or run column: raise naming the answers given on several rows.
 
-    The answers are sorted by ``cell`` (model and item) and sample.
+    The answers are sorted by ``cell`` (model and item) and sample. An answer is an (item,
+    model, sample) triple, with a run column (item, model, run[, sample]).
     """
-    starts, stops = _runs(cell, parts.samples)
+    keys = (cell,) if parts.samples is None else (cell, parts.samples)
+    starts, stops = _runs(*keys)
     if not starts.size:
         return
 
@@ -120,20 +125,75 @@ def _check_duplicate_answers(parts: _Parts, cell: np.ndarray) -> None:
         table = parts.tables[parts.model_of[group[0]]]
         return parts.inputs.index(table), min(table.numbers(parts.rows[group[0]:group[1]]))
 
+    def system(j: int) -> str:
+        if parts.runs is None:
+            return f"model {short(parts.models[j])}"
+        return f"model {short(parts.runs[j][0])} run {short(parts.runs[j][1])}"
+
     groups = sorted(zip(starts, stops), key=first_line)
     shown = "; ".join(
-        f"item {short(str(parts.items[parts.item_of[a]]))} model "
-        f"{short(parts.models[parts.model_of[a]])} sample "
-        f"{short(parts.sample_names[parts.samples[a]])} "
-        f"{parts.tables[parts.model_of[a]].at(parts.rows[a:b])}"
+        f"item {short(str(parts.items[parts.item_of[a]]))} {system(parts.model_of[a])}"
+        + ("" if parts.samples is None else
+           f" sample {short(parts.sample_names[parts.samples[a]])}")
+        + f" {parts.tables[parts.model_of[a]].at(parts.rows[a:b])}"
         for a, b in groups[:MAX_LISTED]
     )
     more = f" (and {len(groups) - MAX_LISTED} more)" if len(groups) > MAX_LISTED else ""
+    what = "(item, model" + (", run" if parts.runs is not None else "") + \
+        (", sample)" if parts.samples is not None else ")")
+    fix = ("each answer to a question needs its own sample value" if parts.samples is not None
+           else "each run answers each question once (pass sample= (--sample COL) if these "
+                "are several sampled answers per question)")
     raise EvalbarsError(
-        f"{len(groups)} (item, model, sample) answer{'s are' if len(groups) > 1 else ' is'} "
-        f"given on more than one row: {shown}{more}; each answer to a question needs its own "
-        f"sample value"
+        f"{len(groups)} {what} answer{'s are' if len(groups) > 1 else ' is'} given on more "
+        f"than one row: {shown}{more}; {fix}"
     )
+
+
+# --------------------------------------------------------------------------- runs
+
+
+def _natural(label: str) -> list:
+    """Sort key putting run '2' before run '10' (digit runs compare as numbers)."""
+    return [int(part) if k % 2 else part for k, part in enumerate(re.split(r"(\d+)", label))]
+
+
+def _split_runs(parts: _Parts, run_of: np.ndarray, run_names: list[str], *,
+                skip_empty: bool = False) -> _Parts:
+    """Make each (model, run) pair a model of its own, named ``model@run``: a system.
+
+    ``run_of`` gives each answer's index in ``run_names`` (sorted labels). Systems come
+    model by model, runs in natural order ('2' before '10'); only pairs that have an
+    answer exist (``skip_empty``: a score, so a wide column left empty for a run is no
+    system). ``parts.runs`` records (model, run) for each system.
+    """
+    rank = sorted(range(len(run_names)), key=lambda k: _natural(run_names[k]))
+    position = np.empty(len(rank), np.int64)
+    position[rank] = np.arange(len(rank))
+    key = parts.model_of * len(rank) + position[run_of]
+    answered = ~np.isnan(parts.values)
+    pairs = np.unique(key[answered] if skip_empty and answered.any() else key)
+    system_of = np.minimum(np.searchsorted(pairs, key), pairs.size - 1)
+    keep = pairs[system_of] == key
+    for name in ("item_of", "values", "rows", "samples"):
+        if getattr(parts, name) is not None:
+            setattr(parts, name, getattr(parts, name)[keep])
+    parts.model_of = system_of[keep]
+    recipe_of = (pairs // len(rank)).tolist()
+    parts.runs = [(parts.models[m], run_names[rank[p % len(rank)]])
+                  for m, p in zip(recipe_of, pairs.tolist())]
+    names = [f"{model}@{run}" for model, run in parts.runs]
+    clash = sorted({name for name in names if names.count(name) > 1})
+    if clash:
+        pairs_of = [f"model {short(m)} run {short(r)}" for (m, r), name in zip(parts.runs, names)
+                    if name == clash[0]]
+        raise EvalbarsError(
+            f"{' and '.join(pairs_of)} both make the name {clash[0]!r} (model@run); rename "
+            f"a model or a run so that the names differ")
+    parts.models = names
+    parts.tables = [parts.tables[m] for m in recipe_of]
+    parts.score_cols = [parts.score_cols[m] for m in recipe_of]
+    return parts
 
 
 # --------------------------------------------------------------------------- checks, reduction
@@ -204,7 +264,7 @@ def _finish(parts: _Parts, score_type: str, intersect: bool) -> dict:
     for name in ("item_of", "model_of", "values", "rows", "samples"):
         if getattr(parts, name) is not None:
             setattr(parts, name, getattr(parts, name)[order])
-    if parts.samples is not None:
+    if parts.samples is not None or parts.runs is not None:
         _check_duplicate_answers(parts, cell)
     bounds = np.searchsorted(parts.model_of, np.arange(shape[1] + 1))
     kind = _check_score_type(parts, bounds, score_type)
@@ -249,4 +309,5 @@ def _finish(parts: _Parts, score_type: str, intersect: bool) -> dict:
         counts=_read_only(counts.astype(np.int64)),
         sumsq=_read_only(sumsq),
         clusters=None if parts.clusters is None else tuple(parts.clusters[keep].tolist()),
+        runs=None if parts.runs is None else tuple(parts.runs),
     )

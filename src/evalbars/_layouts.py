@@ -3,13 +3,15 @@
 Each layout resolves its columns, checks its labels and scores and hands every answer
 (one score cell) to :func:`evalbars._align._finish` as a :class:`~evalbars._align._Parts`:
 its item, model, value, row and (with a sample column) sample. Repeated ids, (item,
-model) pairs and (item, sample) pairs are reported here, by the lines they are on.
+model) pairs and (item, sample) pairs are reported here, by the lines they are on. With a
+run column, :func:`evalbars._align._split_runs` makes each (model, run) pair a model of its
+own, and :func:`~evalbars._align._finish` reports answers repeated within a run.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ._align import _item_clusters, _Parts, _runs
+from ._align import _item_clusters, _Parts, _runs, _split_runs
 from ._cells import (_check_labels, _check_values, _codes, _labels, _parse_scores, _pick,
                      _str_array)
 from ._columns import ID_NAMES, _auto_item, _auto_score, _distinct, _resolve
@@ -17,7 +19,9 @@ from ._errors import EvalbarsError
 from ._table import MAX_LISTED, Table, name_list, short
 
 
-_SAMPLE_HINT = "pass sample= (--sample COL) if these are several sampled answers per question"
+_SAMPLE_HINT = ("pass sample= (--sample COL) if these are several sampled answers per "
+                "question, or run= (evalbars seeds --run COL) if they come from several "
+                "training runs")
 _MODELS_HINT = "; or choose the model columns with models= (--models)"
 
 
@@ -25,10 +29,10 @@ _MODELS_HINT = "; or choose the model columns with models= (--models)"
 
 
 def _wide(table: Table, item: str | None, models: list[str] | None,
-          cluster_col: str | None, sample_col: str | None) -> _Parts:
-    extra = [c for c in (cluster_col, sample_col) if c is not None]
+          cluster_col: str | None, sample_col: str | None, run_col: str | None = None) -> _Parts:
+    extra = [c for c in (cluster_col, sample_col, run_col) if c is not None]
     item_col = _resolve(table, item, "item") if item is not None else _auto_item(table, extra)
-    roles = {"item": item_col, "cluster": cluster_col, "sample": sample_col}
+    roles = {"item": item_col, "cluster": cluster_col, "sample": sample_col, "run": run_col}
     _distinct(table, roles)
     if models is not None:
         for name in models:
@@ -45,7 +49,7 @@ def _wide(table: Table, item: str | None, models: list[str] | None,
         model_cols = []
         for name in table.names:
             if name in roles.values() or name.strip().lower() in ID_NAMES:
-                continue  # the item, cluster, sample and other id-like columns are not models
+                continue  # the item, cluster, sample, run and id-like columns are not models
             parsed = _parse_scores(table, name)
             if parsed.bad.size == 0:
                 model_cols.append(name)
@@ -59,21 +63,31 @@ def _wide(table: Table, item: str | None, models: list[str] | None,
                 f"name them with models= (--models)"
             )
     ids = _str_array(_check_labels(table, item_col, "item id"))
-    samples = sample_names = None
-    if sample_col is None:
+    samples = sample_names = runs = run_names = None
+    if sample_col is None and run_col is None:
         order = np.argsort(ids, kind="stable")
         items = ids[order]
         _check_unique_ids(table, item_col, ids, order, items)
         item_of_row = np.empty(len(ids), np.int64)
         item_of_row[order] = np.arange(len(ids))
-    else:
+    else:  # one row per (item, run, sample); _finish reports repeats within a run
         items, item_of_row = np.unique(ids, return_inverse=True)
         item_of_row = item_of_row.reshape(-1)
-        sample_names, sample_of_row = _codes(_check_labels(table, sample_col, "sample value"))
-        order = np.lexsort((sample_of_row, item_of_row))
-        samples = sample_of_row[order]
-        _check_unique_samples(table, item_col, sample_col, items, item_of_row[order], samples,
-                              sample_names, order)
+        keys = [item_of_row]
+        if run_col is not None:
+            run_names, run_of_row = _codes(_check_labels(table, run_col, "run label"))
+            keys.insert(0, run_of_row)
+        if sample_col is not None:
+            sample_names, sample_of_row = _codes(_check_labels(table, sample_col, "sample value"))
+            keys.insert(0, sample_of_row)
+        order = np.lexsort(keys)
+        if sample_col is not None:
+            samples = sample_of_row[order]
+        if run_col is None:
+            _check_unique_samples(table, item_col, sample_col, items, item_of_row[order],
+                                  samples, sample_names, order)
+        else:
+            runs = run_of_row[order]
     values = []
     for name in model_cols:
         parsed = _parse_scores(table, name)
@@ -83,7 +97,7 @@ def _wide(table: Table, item: str | None, models: list[str] | None,
     clusters = None
     if cluster_col is not None:
         clusters = _item_clusters(items, [(table, cluster_col, np.arange(len(ids)), item_of_row)])
-    return _Parts(
+    parts = _Parts(
         layout="wide",
         fmt=table.fmt,
         tables=[table] * n_models,
@@ -91,7 +105,7 @@ def _wide(table: Table, item: str | None, models: list[str] | None,
         models=model_cols,
         items=items,
         columns={"item": item_col, "model": None, "score": None, "models": list(model_cols),
-                 "cluster": cluster_col, "sample": sample_col},
+                 "cluster": cluster_col, "sample": sample_col, "run": run_col},
         inputs=[table],
         item_of=np.tile(item_of_row[order], n_models),
         model_of=np.repeat(np.arange(n_models), len(order)),
@@ -102,6 +116,9 @@ def _wide(table: Table, item: str | None, models: list[str] | None,
         clusters=clusters,
         guessed_models=models is None,
     )
+    if run_col is None:
+        return parts
+    return _split_runs(parts, np.tile(runs, n_models), run_names, skip_empty=True)
 
 
 def _check_unique_samples(table: Table, item_col: str, sample_col: str, items: np.ndarray,
@@ -153,15 +170,16 @@ def _check_unique_ids(
 
 
 def _long(table: Table, item: str | None, model_col: str, score: str | None,
-          models: list[str] | None, cluster_col: str | None, sample_col: str | None) -> _Parts:
-    extra = [c for c in (cluster_col, sample_col) if c is not None]
+          models: list[str] | None, cluster_col: str | None, sample_col: str | None,
+          run_col: str | None = None) -> _Parts:
+    extra = [c for c in (cluster_col, sample_col, run_col) if c is not None]
     item_col = _resolve(table, item, "item") if item is not None else None
     taken = [model_col, *extra] + ([item_col] if item_col else [])
     score_col = _resolve(table, score, "score") if score is not None else _auto_score(table, taken)
     if item_col is None:
         item_col = _auto_item(table, exclude=(model_col, score_col, *extra))
     _distinct(table, {"item": item_col, "model": model_col, "score": score_col,
-                      "cluster": cluster_col, "sample": sample_col})
+                      "cluster": cluster_col, "sample": sample_col, "run": run_col})
     labels = _labels(table, model_col)[0]
     if models is None:
         _check_labels(table, model_col, "model name")
@@ -188,13 +206,13 @@ def _long(table: Table, item: str | None, model_col: str, score: str | None,
     item_of_row = item_of_row.reshape(-1)
     n_models = len(models)
     samples = sample_names = None
-    if sample_col is None:
+    if sample_col is None and run_col is None:
         where = np.full((len(items), n_models), -1, dtype=np.int64)
         where[item_of_row, model_of_row] = rows
         if np.count_nonzero(where >= 0) < rows.size:  # a later row overwrote an earlier one
             _duplicate_pairs(table, ids, item_of_row * n_models + model_of_row, rows, models,
                              model_of_row)
-    else:
+    elif sample_col is not None:
         sample_names, samples = _codes(
             _pick(_check_labels(table, sample_col, "sample value", rows), rows))
     parsed = _parse_scores(table, score_col)
@@ -202,7 +220,7 @@ def _long(table: Table, item: str | None, model_col: str, score: str | None,
     clusters = None
     if cluster_col is not None:
         clusters = _item_clusters(items, [(table, cluster_col, rows, item_of_row)])
-    return _Parts(
+    parts = _Parts(
         layout="long",
         fmt=table.fmt,
         tables=[table] * n_models,
@@ -210,7 +228,8 @@ def _long(table: Table, item: str | None, model_col: str, score: str | None,
         models=list(models),
         items=items,
         columns={"item": item_col, "model": model_col, "score": score_col,
-                 "models": list(models), "cluster": cluster_col, "sample": sample_col},
+                 "models": list(models), "cluster": cluster_col, "sample": sample_col,
+                 "run": run_col},
         inputs=[table],
         item_of=item_of_row,
         model_of=model_of_row,
@@ -220,6 +239,10 @@ def _long(table: Table, item: str | None, model_col: str, score: str | None,
         sample_names=sample_names,
         clusters=clusters,
     )
+    if run_col is None:
+        return parts
+    run_names, runs = _codes(_pick(_check_labels(table, run_col, "run label", rows), rows))
+    return _split_runs(parts, runs, run_names)
 
 
 def _duplicate_pairs(table: Table, ids: np.ndarray, key: np.ndarray, rows: np.ndarray,
@@ -245,7 +268,8 @@ def _duplicate_pairs(table: Table, ids: np.ndarray, key: np.ndarray, rows: np.nd
 
 
 def _two_files(first: Table, second: Table, item: str | None, score: str | None,
-               models: list[str] | None, cluster: str | None, sample: str | None) -> _Parts:
+               models: list[str] | None, cluster: str | None, sample: str | None,
+               run: str | None = None) -> _Parts:
     tables = [first, second]
     if models is not None:
         if len(models) != 2:
@@ -273,27 +297,36 @@ def _two_files(first: Table, second: Table, item: str | None, score: str | None,
                 f"{param}={name!r}: no such column in {first.label} nor in {second.label}; "
                 f"columns: {name_list(first.names)} and {name_list(second.names)}"
             )
+    for table in tables if run is not None else ():
+        if run not in table.names:
+            raise EvalbarsError(
+                f"run={run!r}: no such column in {table.label}; with two inputs each file "
+                f"needs the run column (one value for a single run); columns: "
+                f"{name_list(table.names)}")
     item_cols, score_cols, cluster_cols, sample_cols, labels, values = [], [], [], [], [], []
     sample_labels: list[str] = []
+    run_labels: list[str] = []
     for table in tables:
         cluster_col = cluster if cluster in table.names else None
         sample_col = sample if sample in table.names else None
-        extra = [c for c in (cluster_col, sample_col) if c is not None]
+        extra = [c for c in (cluster_col, sample_col, run) if c is not None]
         item_col = _resolve(table, item, "item") if item is not None else _auto_item(table, extra)
         if score is not None:
             score_col = _resolve(table, score, "score")
         else:
             score_col = _auto_score(table, [item_col, *extra])
         _distinct(table, {"item": item_col, "score": score_col, "cluster": cluster_col,
-                          "sample": sample_col})
+                          "sample": sample_col, "run": run})
         these = _check_labels(table, item_col, "item id")
-        if sample_col is None:
+        if run is not None:
+            run_labels += _check_labels(table, run, "run label")
+        if sample_col is None and run is None:
             ids = _str_array(these)
             order = np.argsort(ids, kind="stable")
             hint = _SAMPLE_HINT if sample is None else \
                 f"{table.label} has no sample column {sample!r}"
             _check_unique_ids(table, item_col, ids, order, hint=hint)
-        else:
+        elif sample_col is not None:
             sample_labels += _check_labels(table, sample_col, "sample value")
         parsed = _parse_scores(table, score_col)
         _check_values(table, score_col, parsed)
@@ -320,7 +353,7 @@ def _two_files(first: Table, second: Table, item: str | None, score: str | None,
             if col is not None
         ])
     fmt = first.fmt if first.fmt == second.fmt else f"{first.fmt}+{second.fmt}"
-    return _Parts(
+    parts = _Parts(
         layout="two-files",
         fmt=fmt,
         tables=tables,
@@ -329,7 +362,7 @@ def _two_files(first: Table, second: Table, item: str | None, score: str | None,
         items=items,
         columns={"item": item_cols, "model": None, "score": score_cols, "models": names,
                  "cluster": None if cluster is None else cluster_cols,
-                 "sample": None if sample is None else sample_cols},
+                 "sample": None if sample is None else sample_cols, "run": run},
         inputs=tables,
         item_of=item_of,
         model_of=np.repeat([0, 1], sizes),
@@ -339,3 +372,7 @@ def _two_files(first: Table, second: Table, item: str | None, score: str | None,
         sample_names=sample_names,
         clusters=clusters,
     )
+    if run is None:
+        return parts
+    run_names, runs = _codes(run_labels)
+    return _split_runs(parts, runs, run_names)

@@ -6,19 +6,21 @@ Three layouts are understood, from CSV, JSON Lines, Parquet or a pandas DataFram
 - **long**: one row per (item, model) with item, model and score columns;
 - **two files**: two inputs, each with an id column and one score column.
 
-Optionally a **cluster** column groups the items (document, topic, session) and a
+Optionally a **cluster** column groups the items (document, topic, session), a
 **sample** column tells apart several sampled answers to the same item by the same model
-(an epoch or repeat index). Every layout is mapped onto the canonical long table (item,
-model, score, cluster, sample), validated, reduced to per-(item, model) sufficient
-statistics (answers, sum, sum of squares) and aligned by item id into
-:class:`ItemScores`. Nothing is dropped, coerced or reordered silently: bad input raises
-:class:`~evalbars._errors.EvalbarsError` naming the file, the line numbers (a CSV header
-is line 1) or 0-based rows, the columns and the item ids; ``intersect=True`` is the one
-explicit way to drop items, and the result counts them.
+(an epoch or repeat index) and a **run** column tells apart independent training runs
+(seeds) of one model, each of which answered every item. Every layout is mapped onto the
+canonical long table (item, model, score, cluster, sample, run), validated, reduced to
+per-(model, run, item) sufficient statistics (answers, sum, sum of squares) and aligned
+by item id into :class:`ItemScores`. Nothing is dropped, coerced or reordered silently:
+bad input raises :class:`~evalbars._errors.EvalbarsError` naming the file, the line
+numbers (a CSV header is line 1) or 0-based rows, the columns and the item ids;
+``intersect=True`` is the one explicit way to drop items, and the result counts them.
 """
 from __future__ import annotations
 
 import os
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -57,7 +59,10 @@ class ItemScores:
     items : tuple of str
         Item ids, sorted, so the order of input rows never changes any number.
     models : tuple of str
-        Model names, in the order requested (or the order they appear in the input).
+        Model names, in the order requested (or the order they appear in the input). With
+        a run column, the scored systems: one ``"model@run"`` per (model, run) pair, model
+        by model, runs in natural order (``"a@2"`` before ``"a@10"``); :attr:`runs` says
+        which is which.
     scores : ndarray, shape (n_items, n_models)
         float64, read-only: each item's mean score over its answers (with one answer, the
         answer); row ``i`` is item ``items[i]``.
@@ -68,9 +73,10 @@ class ItemScores:
         dropped because another model has no answer for them. None otherwise.
     source : dict
         JSON-safe provenance: ``layout``, ``format``, ``columns`` (``item``, ``model``,
-        ``score``, ``models``, ``cluster``, ``sample``; for two files ``item`` and ``score``
-        are per-file lists, and so are ``cluster`` and ``sample`` when given, None for a
-        file without that column), ``inputs`` (``path`` and ``sha256`` of each file; None
+        ``score``, ``models`` (with a run column: the models, not the systems),
+        ``cluster``, ``sample``, ``run``; for two files ``item`` and ``score`` are per-file
+        lists, and so are ``cluster`` and ``sample`` when given, None for a file without
+        that column), ``inputs`` (``path`` and ``sha256`` of each file; None
         for a DataFrame) and ``n_items_read`` (distinct item ids read, before any
         intersection). For a harness log, ``layout`` is ``"log"``, ``format`` the log
         format, ``columns`` says what the items, models, scores, clusters and samples are,
@@ -86,6 +92,10 @@ class ItemScores:
     clusters : tuple of str or None
         The cluster label of each item, aligned with :attr:`items`; None without a
         cluster column.
+    runs : tuple of (str, str) or None
+        With a run column: ``runs[j] = (model, run)`` for the system ``models[j]``, so
+        the columns of :attr:`scores` are the scored (model, run) systems and
+        ``{m for m, _ in runs}`` are the models (recipes). None without a run column.
     """
 
     items: tuple[str, ...]
@@ -97,6 +107,7 @@ class ItemScores:
     counts: np.ndarray
     sumsq: np.ndarray
     clusters: tuple[str, ...] | None
+    runs: tuple[tuple[str, str], ...] | None
 
     def __repr__(self) -> str:
         return f"<ItemScores: {self.describe()}>"
@@ -129,7 +140,12 @@ class ItemScores:
             else:
                 answers = (f", {low} to {high} answers per question, "
                            f"{self.counts.mean():.1f} on average")
-        what += ", models " + ", ".join(repr(m) for m in self.models)
+        if self.runs is None:
+            what += ", models " + ", ".join(repr(m) for m in self.models)
+        else:
+            per_model = Counter(model for model, _ in self.runs)
+            what += ", models " + ", ".join(
+                f"{m!r} ({k} run{'s' if k > 1 else ''})" for m, k in per_model.items())
         kind = "0/1 scores" if self.score_type == "binary" else "continuous scores"
         text = f"{head}: {what} ({len(self.items)} items, {kind}{answers})"
         if self.clusters is not None:
@@ -162,6 +178,8 @@ class ItemScores:
             what = f"item column {cols['item']!r}"
         if cols["sample"] is not None:
             what += f", sample column {_given(cols['sample'])!r}"
+        if cols["run"] is not None:
+            what += f", run column {cols['run']!r}"
         return what
 
 
@@ -190,6 +208,7 @@ def load(
     intersect: bool = False,
     cluster: str | None = None,
     sample: str | None = None,
+    run: str | None = None,
     input_format: str = "auto",
     metric: str | None = None,
     scorer: str | None = None,
@@ -241,6 +260,16 @@ def load(
         of squares; questions may have unequal numbers of answers. Works in every layout
         (wide: one row per item and sample); two files: it may be in one file or both.
         Logs bring their own samples (inspect epochs, repeats).
+    run : str, optional
+        The column telling apart independent training runs (seeds) of one model, each
+        scored on the same items: labels as written, like sample values. Each (model,
+        run) pair becomes a system of its own, named ``"model@run"`` in
+        :attr:`ItemScores.models` and described by :attr:`ItemScores.runs`; every check
+        applies per system (every run must answer every item, or ``intersect`` drops the
+        item for all). A model's runs are unrelated to another model's runs of the same
+        label. Wide: one row per item and run, each model column scored per run (a
+        column with no score at all for a run is no system); long: one row per item,
+        model and run; two files: both files need the column. Not for harness logs.
     input_format : {"auto", "table", "lm-eval", "inspect", "promptfoo", "openai-evals", \
 "helm", "trec"}
         ``"auto"`` recognises logs by name and content and reads anything else as a table;
@@ -268,7 +297,8 @@ def load(
     EvalbarsError
         For anything wrong with the input, naming the file, lines or rows, columns and
         item ids: unknown columns or models, empty or duplicate ids, duplicate (item,
-        model) rows (with a sample column: duplicate (item, model, sample) rows), items
+        model) rows (with a sample column: duplicate (item, model, sample) rows; with a
+        run column: duplicate (item, model, run[, sample]) rows), items
         assigned to two clusters, empty cluster labels, non-numeric, non-finite or
         missing scores, a stray value in a 0/1 column, items that some model lacks,
         malformed files; for logs also unreadable or mismatched logs (two runs whose
@@ -315,11 +345,23 @@ def load(
     >>> data = load("tests/data/logs/helm/suite_v1")
     >>> data.models, data.items, data.counts[:, 0]
     (('eleutherai_pythia-1b', 'openai/gpt2'), ('id0', 'id1', 'id2', 'id3'), array([2, 2, 2, 2]))
+
+    Two training runs (seeds 1 and 2) of recipe a, one of recipe b, on two items:
+
+    >>> _ = path.write_text("id,model,seed,score\\nq1,a,1,1\\nq2,a,1,0\\nq1,a,2,1\\n"
+    ...                     "q2,a,2,1\\nq1,b,7,0\\nq2,b,7,1\\n")
+    >>> data = load(path, run="seed")
+    >>> data.models, data.runs
+    (('a@1', 'a@2', 'b@7'), (('a', '1'), ('a', '2'), ('b', '7')))
+    >>> data.scores
+    array([[1., 1., 0.],
+           [0., 1., 1.]])
     """
-    models = _check_arguments(item, model, score, models, score_type, intersect, cluster, sample)
+    models = _check_arguments(item, model, score, models, score_type, intersect, cluster, sample,
+                              run)
     fmt = _log_format(data, data2, input_format, qrels)
     if fmt is not None:
-        columns = {"item": item, "model": model, "score": score, "sample": sample}
+        columns = {"item": item, "model": model, "score": score, "sample": sample, "run": run}
         options = logs.Options(metric=metric, scorer=scorer, cluster=cluster,
                                qrels=None if qrels is None else os.fsdecode(os.fspath(qrels)))
         return _load_log(fmt, [d for d in (data, data2) if d is not None], columns, options,
@@ -336,14 +378,16 @@ def load(
                 "model= names the model column of the long layout; with two inputs each "
                 "file holds one model: name them with models=['a', 'b'] (--models)"
             )
-        parts = _two_files(read(data), read(data2), item, score, models, cluster, sample)
+        parts = _two_files(read(data), read(data2), item, score, models, cluster, sample, run)
     else:
         table = read(data)
         cluster_col = _resolve(table, cluster, "cluster") if cluster is not None else None
         sample_col = _resolve(table, sample, "sample") if sample is not None else None
+        run_col = _resolve(table, run, "run") if run is not None else None
         model_col = _resolve(table, model, "model") if model is not None else _auto_model(table)
         if model_col is not None:
-            parts = _long(table, item, model_col, score, models, cluster_col, sample_col)
+            parts = _long(table, item, model_col, score, models, cluster_col, sample_col,
+                          run_col)
         else:
             if score is not None:
                 raise EvalbarsError(
@@ -351,7 +395,7 @@ def load(
                     f"and model), but {table.label} has no 'model' column: pass model= as "
                     f"well, or, for one column per model, choose them with models="
                 )
-            parts = _wide(table, item, models, cluster_col, sample_col)
+            parts = _wide(table, item, models, cluster_col, sample_col, run_col)
     return ItemScores(**_finish(parts, score_type, intersect))
 
 
@@ -437,14 +481,14 @@ def _from_answers(answers: logs.Answers, models: list[str] | None, score_type: s
 
 
 def _check_arguments(
-    item, model, score, models, score_type, intersect, cluster, sample
+    item, model, score, models, score_type, intersect, cluster, sample, run
 ) -> list[str] | None:
     if score_type not in SCORE_TYPES:
         raise EvalbarsError(
             f"score_type={score_type!r} is not one of {', '.join(map(repr, SCORE_TYPES))}"
         )
     for param, value in (("item", item), ("model", model), ("score", score),
-                         ("cluster", cluster), ("sample", sample)):
+                         ("cluster", cluster), ("sample", sample), ("run", run)):
         if value is not None and (not isinstance(value, str) or value == ""):
             raise EvalbarsError(f"{param}= must be a column name (a non-empty str); got {value!r}")
     if not isinstance(intersect, (bool, np.bool_)):

@@ -322,3 +322,133 @@ def save(figure, path) -> Path:
                             f"got {str(path)!r}")
     figure.savefig(path, dpi=150)
     return path
+
+
+def ablation(doc: dict, *, method: str | None = None):
+    """The ablation figure: every score (left) beside the gain and each variant's drop (right).
+
+    Left, each model's score with its default interval (the full system, the baseline,
+    then the variants, as in the document). Right, on a scale of points, the full
+    system's gain over the baseline and each variant's drop from the full system, with
+    their paired intervals and a dashed line at zero.
+
+    Parameters
+    ----------
+    doc : dict
+        An ``ablation`` document (:func:`evalbars.ablation.ablation`).
+    method : str, optional
+        The paired interval to draw on the right (default: the document's first,
+        ``paired-bootstrap-percentile``).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> from evalbars.ablation import ablation as table
+    >>> rng = np.random.default_rng(0)
+    >>> frame = pd.DataFrame({"qid": range(300), "base": rng.random(300) < 0.5,
+    ...                       "full": rng.random(300) < 0.7, "no_x": rng.random(300) < 0.6})
+    >>> doc = table(frame.astype({"base": int, "full": int, "no_x": int}), full="full",
+    ...             baseline="base", n_resamples=500).to_dict()
+    >>> figure = ablation(doc)
+    >>> [line.get_gid() for line in figure.axes[1].get_lines()][:4:2]
+    ['interval:gain: full − base', 'interval:drop: full − no_x']
+    """
+    if doc.get("kind") != "ablation":
+        raise EvalbarsError(f"the ablation plot needs an ablation document; got kind "
+                            f"{doc.get('kind')!r}")
+
+    def row(label: str, estimate: float, intervals: list[dict], chosen: str | None) -> dict:
+        for interval in intervals:
+            if chosen is None or interval["method"] == chosen:
+                return {"name": label, "estimate": estimate, "low": interval["low"],
+                        "high": interval["high"], "method": interval["method"]}
+        raise EvalbarsError(f"method must be one of the document's intervals "
+                            f"{sorted(i['method'] for i in intervals)}; got {chosen!r}")
+
+    scores = [row(m["name"], m["mean"], m["intervals"], None) for m in doc["models"]]
+    gaps = [row(f"gain: {doc['full']} \u2212 {doc['baseline']}", doc["gain"]["estimate"],
+                doc["gain"]["intervals"], method)]
+    gaps += [row(f"drop: {doc['full']} \u2212 {v['name']}", v["drop"]["estimate"],
+                 v["drop"]["intervals"], method) for v in doc["variants"]]
+    figure = _figure(11.0, 1.5 + 0.42 * max(len(scores), len(gaps)))
+    left, right = figure.subplots(1, 2)
+    _draw(left, scores, doc)
+    _draw(right, gaps, doc, sign=True, colors=(COLORS[2],) + (COLORS[3],) * len(doc["variants"]))
+    right.axvline(0.0, color="#1d2330", lw=1, ls="--")
+    left.set_title("Each model on its own", loc="left", fontsize=11)
+    right.set_title("The gain, and what removing each part costs (not additive)", loc="left",
+                    fontsize=11)
+    left.set_xlabel(axis_label(doc, "score", scores[0]["method"]))
+    right.set_xlabel(axis_label(doc, "gap", gaps[0]["method"]))
+    return figure
+
+
+__all__.append("ablation")
+_NATURAL["ablation"] = ablation
+
+
+def seeds(doc: dict, *, method: str | None = None):
+    """Training runs: each run's score with its interval, grouped by recipe, and the recipes.
+
+    Left, one row per run (its interval over questions), each recipe's runs in one color,
+    followed by the recipe's mean over runs with its interval over seeds and questions.
+    Right, when the document compares two recipes, the difference of their means with
+    both intervals and a dashed line at zero.
+
+    Parameters
+    ----------
+    doc : dict
+        A ``seeds`` document (:func:`evalbars.seeds.seeds`).
+    method : str, optional
+        The interval of the recipe means: ``"seeds-t"`` (default) or
+        ``"two-level-bootstrap"``.
+
+    Examples
+    --------
+    >>> from evalbars.seeds import seeds as analyse
+    >>> doc = analyse("examples/seeds.csv", run="seed", n_resamples=500).to_dict()
+    >>> figure = seeds(doc)
+    >>> [line.get_gid() for line in figure.axes[0].get_lines()][:2]
+    ['interval:baseline run 0', 'estimate:baseline run 0']
+    """
+    if doc.get("kind") != "seeds":
+        raise EvalbarsError(f"the seeds plot needs a seeds document; got kind "
+                            f"{doc.get('kind')!r}")
+    methods = [i["method"] for i in doc["models"][0]["intervals"]]
+    if method is not None and method not in methods:
+        raise EvalbarsError(f"method must be one of the document's intervals {methods}; "
+                            f"got {method!r}")
+    chosen = methods.index(method) if method is not None else 0
+    rows, colors = [], []
+    for k, recipe in enumerate(doc["models"]):
+        for run in recipe["runs"]:
+            rows.append({"name": f"{recipe['name']} run {run['run']}", "estimate": run["mean"],
+                         "low": run["interval"]["low"], "high": run["interval"]["high"]})
+        interval = recipe["intervals"][chosen]
+        rows.append({"name": f"{recipe['name']} (mean of {recipe['n_runs']} runs)",
+                     "estimate": recipe["mean"], "low": interval["low"],
+                     "high": interval["high"]})
+        colors += [COLORS[k % len(COLORS)]] * (recipe["n_runs"] + 1)
+    difference = doc.get("difference")
+    figure = _figure(11.0 if difference else 7.5, 1.3 + 0.36 * len(rows))
+    if difference:
+        left, right = figure.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
+        gaps = [{"name": i["method"], "estimate": difference["estimate"], "low": i["low"],
+                 "high": i["high"]} for i in difference["intervals"]]
+        _draw(right, gaps, doc, sign=True, colors=(COLORS[2], "#8c8c8c"))
+        right.axvline(0.0, color="#1d2330", lw=1, ls="--")
+        right.set_title(f"{difference['b']} \u2212 {difference['a']} (runs as the unit)",
+                        loc="left", fontsize=11)
+        right.set_xlabel(axis_label(doc, "gap"))
+    else:
+        left = figure.add_subplot()
+    _draw(left, rows, doc, colors=colors)
+    left.set_title("Each run over questions; each recipe over seeds and questions", loc="left",
+                   fontsize=11)
+    run_method = doc["models"][0]["runs"][0]["interval"]["method"]
+    left.set_xlabel(axis_label(doc, "score", f"runs {run_method}, means {methods[chosen]}"))
+    return figure
+
+
+__all__.append("seeds")
+_NATURAL["seeds"] = seeds

@@ -18,12 +18,14 @@ def add_data_options(parser: argparse.ArgumentParser) -> None:
                        logs=True)
 
 
-def add_column_options(group, *, sample: bool = True, logs: bool = False, **helps: str) -> None:
-    """--item, --model, --score, --score-type, --intersect, --cluster and --sample.
+def add_column_options(group, *, sample: bool = True, logs: bool = False, run: bool = False,
+                       **helps: str) -> None:
+    """--item, --model, --score, --score-type, --intersect, --cluster, --sample (and --run).
 
     ``group`` is a parser or an argument group. ``sample=False`` leaves out --sample;
-    ``logs=True`` adds the harness-log options --input-format, --metric, --scorer and
-    --qrels; ``helps`` replaces the help of an option, keyed by its name (``cluster="..."``).
+    ``run=True`` adds --run (for commands whose API takes ``run=``); ``logs=True`` adds the
+    harness-log options --input-format, --metric, --scorer and --qrels; ``helps`` replaces
+    the help of an option, keyed by its name (``cluster="..."``).
     """
     options = {
         "item": dict(help="column with the question id"),
@@ -43,6 +45,11 @@ def add_column_options(group, *, sample: bool = True, logs: bool = False, **help
                             "question by the same model (epoch or repeat index); they count "
                             "as one question"),
     }
+    if run:
+        options["run"] = dict(metavar="COL",
+                              help="column telling apart independent training runs (seeds) of "
+                                   "each model, every run scored on the same questions; each "
+                                   "(model, run) pair is scored as a system 'model@run'")
     if logs:
         options.update({
             "input_format": dict(
@@ -72,12 +79,12 @@ def add_column_options(group, *, sample: bool = True, logs: bool = False, **help
 def load_options(args: argparse.Namespace) -> dict:
     """Keyword arguments for the API's loading parameters, from parsed arguments.
 
-    ``cluster``, ``sample`` and the log options (``input_format`` other than auto,
+    ``cluster``, ``sample``, ``run`` and the log options (``input_format`` other than auto,
     ``metric``, ``scorer``, ``qrels``) are included only when given.
     """
     options = dict(item=args.item, model=args.model, score=args.score,
                    score_type=args.score_type, intersect=args.intersect)
-    for name in ("cluster", "sample", "metric", "scorer", "qrels"):
+    for name in ("cluster", "sample", "run", "metric", "scorer", "qrels"):
         if getattr(args, name, None) is not None:
             options[name] = getattr(args, name)
     if getattr(args, "input_format", "auto") != "auto":

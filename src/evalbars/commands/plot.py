@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import add_format
+from ._common import add_format, add_settings
 from .report import add_source_options, read_document, source_document
 
 PLOTS = {
@@ -25,6 +25,16 @@ PLOTS = {
               "Power against the number of questions, one curve per gap, for a design given "
               "as in 'evalbars power' (with --n, marked on the plot), or a power document.",
               "evalbars plot power --n 500 --disagreement 0.10 -o power.png"),
+    "seeds": ("each training run's score, grouped by recipe, and the recipe difference",
+              "Each training run's score with its interval over questions, grouped by recipe, "
+              "each recipe's mean over runs with its interval over seeds and questions, and "
+              "the difference of two recipes: seeds on DATA (--run COL), or a seeds document.",
+              "evalbars plot seeds examples/seeds.csv --run seed -o seeds.png"),
+    "ablation": ("every variant's score, and the gain and each variant's drop",
+                 "Each model's score with its interval beside the full system's gain over the "
+                 "baseline and each variant's drop from the full system: an ablation "
+                 "document (evalbars ablation ... --format json).",
+                 "evalbars plot ablation --from-json ablation.json -o ablation.png"),
 }
 """name -> (help, description, example)."""
 
@@ -63,6 +73,14 @@ def _run(name: str, args: argparse.Namespace) -> dict:
     if name == "power":
         doc = _power_document(args)
         figure = plots.power(doc, gaps=args.gaps)
+    elif name == "seeds":
+        from .seeds import document
+
+        doc = document(args)
+        figure = plots.seeds(doc, method=args.method)
+    elif name == "ablation":
+        doc = read_document(args.from_json)
+        figure = plots.ablation(doc, method=args.method)
     else:
         kind = {"forest": "ci", "gap": "compare", "leaderboard": "leaderboard"}[name]
         doc = source_document(args, kind)
@@ -110,6 +128,21 @@ def register(commands) -> None:
                          help="the figure to write: .png, .svg or .pdf")
         if name == "power":
             _add_power_options(sub)
+        elif name == "seeds":
+            from .seeds import add_arguments
+
+            sub.add_argument("--method", metavar="METHOD",
+                             help="the recipes' interval: seeds-t (default) or "
+                                  "two-level-bootstrap")
+            add_arguments(sub, from_json=True)
+            add_settings(sub)
+        elif name == "ablation":
+            sub.add_argument("--from-json", required=True, metavar="FILE",
+                             help="a saved ablation document (evalbars ablation ... "
+                                  "--format json)")
+            sub.add_argument("--method", metavar="METHOD",
+                             help="the interval to draw (default: the report's default)")
+            add_format(sub.add_argument_group("settings"))
         else:
             sub.add_argument("--method", metavar="METHOD",
                              help="the interval to draw (default: the report's default)")

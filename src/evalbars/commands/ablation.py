@@ -1,0 +1,41 @@
+"""`evalbars ablation`: which parts of a system its gain over the baseline comes from."""
+from __future__ import annotations
+
+import argparse
+
+from ._common import add_data_options, add_settings, load_options
+
+
+def _run(args: argparse.Namespace) -> dict:
+    from ..ablation import ablation
+
+    return ablation(args.data, args.data2, full=args.full, baseline=args.baseline,
+                    variants=args.variants, correction=args.correction, **load_options(args),
+                    confidence_level=args.confidence_level, n_resamples=args.n_resamples,
+                    seed=args.seed, progress=True).to_dict()
+
+
+def register(commands) -> None:
+    """Add the ``ablation`` parser."""
+    parser = commands.add_parser(
+        "ablation", help="an ablation table: which parts the gain comes from",
+        description="Compare the full system with a baseline and with variants of it, each "
+                    "with one part removed, on the same questions: the full system's gain, "
+                    "each variant's drop from the full system and its gain over the "
+                    "baseline (paired, from one shared resample), p-values adjusted over "
+                    "every comparison of the table, and the share of the gain each drop "
+                    "amounts to (not additive in general).",
+        epilog="Example: evalbars ablation results.csv --full full --baseline base "
+               "--variants no-retrieval no-rerank   (see docs/ablation.md)")
+    add_data_options(parser)
+    parser.add_argument("--full", metavar="NAME", help="the full system (required)")
+    parser.add_argument("--baseline", metavar="NAME",
+                        help="what the full system improves on (required)")
+    parser.add_argument("--variants", nargs="+", metavar="NAME",
+                        help="the full system with one part removed, one model each "
+                             "(default: every other model)")
+    parser.add_argument("--correction", choices=("holm", "bonferroni", "benjamini-hochberg"),
+                        default="holm",
+                        help="p-value adjustment over the table (default: holm)")
+    add_settings(parser)
+    parser.set_defaults(handler=_run)
