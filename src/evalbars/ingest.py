@@ -404,6 +404,9 @@ def _log_format(data: Any, data2: Any, input_format: str, qrels: Any) -> str | N
     if input_format not in INPUT_FORMATS:
         raise EvalbarsError(f"input_format={input_format!r} is not one of "
                             f"{', '.join(map(repr, INPUT_FORMATS))}")
+    if data is None:
+        raise EvalbarsError("data must be a file path, a directory of logs or a pandas "
+                            "DataFrame; got None")
     inputs = [d for d in (data, data2) if d is not None]
     if input_format == "table":
         return None
