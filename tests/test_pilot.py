@@ -1,6 +1,8 @@
 """Tests for evalbars._pilot (through evalbars.power): pilot estimates and the ICC."""
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -146,3 +148,36 @@ def test_icc_rejects_non_finite_values():
     with pytest.raises(EvalbarsError) as error:
         P.icc([1.0, np.nan, 0.0, 1.0], ["a", "a", "b", "b"])
     assert "values must be finite numbers; got nan at index 1" in str(error.value)
+
+
+def test_sampled_pilot_estimates_the_variance_split():
+    # examples/passk_samples.csv: 50 questions, 10 answers each, for 'small' and 'large'
+    from evalbars import ingest, samples
+
+    pilot = P.from_pilot("examples/passk_samples.csv", sample="sample", a="small",
+                             b="large")
+    scores = ingest.load("examples/passk_samples.csv", sample="sample")
+    expected = np.mean([
+        samples.variance_split(scores.column(m), scores.counts[:, scores.models.index(m)],
+                               scores.sumsq[:, scores.models.index(m)], binary=True
+                               ).between_variance for m in ("small", "large")])
+    assert pilot.between_variance == pytest.approx(expected, rel=1e-12)
+    assert pilot.answers == 10.0 and pilot.disagreement is None
+    assert pilot.variance_d == pytest.approx(np.var(scores.column("large")
+                                                    - scores.column("small"), ddof=1))
+    planned = P.solve(design="unpaired", gap=0.05, power=0.8, samples=5, pilot=pilot)
+    direct = P.solve(design="unpaired", gap=0.05, power=0.8, samples=5,
+                         baseline=pilot.baseline, between_variance=pilot.between_variance)
+    assert planned.n == direct.n
+    assert planned.to_dict()["pilot"]["between_variance"] == pilot.between_variance
+
+
+def test_sampled_pilot_through_the_cli(capsys):
+    from evalbars.cli import main
+
+    status = main(["power", "--design", "unpaired", "--gap", "0.05", "--power", "0.8",
+                   "--samples", "5", "--pilot", "examples/passk_samples.csv",
+                   "--sample", "sample", "--a", "small", "--b", "large", "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert status == 0 and doc["inputs"]["between_variance"] == pytest.approx(
+        doc["pilot"]["between_variance"])

@@ -9,6 +9,7 @@ import numpy as np
 from ._errors import EvalbarsError
 from .clustering import clustered_se
 from .results import json_safe
+from .samples import variance_split
 
 
 def icc(values, clusters) -> float:
@@ -65,6 +66,10 @@ class Pilot:
     (continuous: variance of ``b - a``, ddof=1). With clusters, ``icc`` (of the
     per-question differences for a pair, of model A's scores for one model; it can be
     negative) and ``cluster_size`` (questions per cluster, on average); None otherwise.
+    With several sampled answers per question, ``between_variance`` (question noise,
+    from :func:`evalbars.samples.variance_split`, averaged over the models) and
+    ``answers`` (answers per question, on average); the scores are then per-question
+    averages, so a pair is described by ``variance_d`` at the pilot's answers.
     """
 
     n_items: int
@@ -80,6 +85,8 @@ class Pilot:
     source: dict
     icc: float | None = None
     cluster_size: float | None = None
+    between_variance: float | None = None
+    answers: float | None = None
 
     def _fill(self, design: str, given: dict) -> dict:
         """``given`` with the pilot's estimates for the design filled in."""
@@ -91,7 +98,8 @@ class Pilot:
         if paired and binary and self.disagreement == 0:
             raise EvalbarsError(f"the pilot's models agree on all {self.n_items} questions, so it "
                                 f"says nothing about the disagreement rate; give disagreement")
-        key, value = ("disagreement", self.disagreement) if paired and binary else \
+        key, value = ("disagreement", self.disagreement) if paired and binary \
+            and self.disagreement is not None else \
             ("variance", self.variance_d) if paired else \
             ("baseline", self.baseline) if binary else ("variance", self.variance)
         filled = {key: value}
@@ -102,6 +110,8 @@ class Pilot:
             filled["icc"] = max(self.icc, 0.0)
             if given["cluster_size"] is None:  # a design choice: plan other sizes at will
                 filled["cluster_size"] = self.cluster_size
+        if self.between_variance is not None and given.get("samples") is not None:
+            filled["between_variance"] = self.between_variance
         for name in filled:
             if given[name] is not None:
                 raise EvalbarsError(f"{name} was given and is also estimated from the pilot; "
@@ -111,7 +121,8 @@ class Pilot:
     def to_dict(self) -> dict:
         out = {"n_items": self.n_items, "score_type": self.score_type, "a": self.a, "b": self.b,
                "baseline": self.baseline, "variance": self.variance}
-        for key in ("disagreement", "a_only", "b_only", "variance_d", "icc", "cluster_size"):
+        for key in ("disagreement", "a_only", "b_only", "variance_d", "icc", "cluster_size",
+                    "between_variance", "answers"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
         out["source"] = self.source
@@ -121,7 +132,7 @@ class Pilot:
 def from_pilot(data, data2=None, *, a: str | None = None, b: str | None = None,
                item: str | None = None, model: str | None = None, score: str | None = None,
                score_type: str = "auto", intersect: bool = False,
-               cluster: str | None = None) -> Pilot:
+               cluster: str | None = None, sample: str | None = None) -> Pilot:
     """Estimate the planning inputs (disagreement, baseline, variances, ICC) from pilot results.
 
     Parameters
@@ -135,6 +146,9 @@ def from_pilot(data, data2=None, *, a: str | None = None, b: str | None = None,
         The column giving each question's cluster (document, topic, session): estimates
         ``icc`` and ``cluster_size`` for the clustered design. Loaded ItemScores bring
         their own clusters.
+    sample : str, optional
+        The column telling several sampled answers to one question apart: estimates the
+        variance split (``between_variance``), which plans designs with ``samples`` K.
 
     Returns
     -------
@@ -167,7 +181,8 @@ def from_pilot(data, data2=None, *, a: str | None = None, b: str | None = None,
 
     wanted = [a, b] if a is not None and b is not None else None
     scores = _as_item_scores(data, data2, wanted, item=item, model=model, score=score,
-                             score_type=score_type, intersect=intersect, cluster=cluster)
+                             score_type=score_type, intersect=intersect, cluster=cluster,
+                             sample=sample)
     if len(scores.items) < 2:
         raise EvalbarsError(f"a pilot needs at least 2 questions; got {len(scores.items)}")
     if len(scores.models) == 1 and b is None:
@@ -178,8 +193,15 @@ def from_pilot(data, data2=None, *, a: str | None = None, b: str | None = None,
         x, y = scores.column(a), scores.column(b)
     both = [x] if y is None else [x, y]
     variance = float(np.mean([np.var(s, ddof=1) for s in both]))
-    disagreement = a_only = b_only = variance_d = None
-    if y is not None and scores.score_type == "binary":
+    disagreement = a_only = b_only = variance_d = between = answers = None
+    sampled = bool(scores.counts.max() > 1)
+    if sampled:
+        columns = [scores.models.index(name) for name in ((a,) if y is None else (a, b))]
+        splits = [variance_split(scores.scores[:, j], scores.counts[:, j], scores.sumsq[:, j],
+                                 binary=scores.score_type == "binary") for j in columns]
+        between = float(np.mean([split.between_variance for split in splits]))
+        answers = float(np.mean(scores.counts[:, columns]))
+    if y is not None and scores.score_type == "binary" and not sampled:
         a_only, b_only = int(np.sum(x > y)), int(np.sum(y > x))
         disagreement = (a_only + b_only) / x.size
     elif y is not None:
@@ -196,4 +218,5 @@ def from_pilot(data, data2=None, *, a: str | None = None, b: str | None = None,
             raise EvalbarsError(f"cannot estimate the pilot's ICC of {what}: {exc}") from None
         size = len(scores.items) / len(set(scores.clusters))
     return Pilot(len(scores.items), scores.score_type, a, b, float(np.mean(x)), variance,
-                 disagreement, variance_d, a_only, b_only, scores.source, rho, size)
+                 disagreement, variance_d, a_only, b_only, scores.source, rho, size, between,
+                 answers)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._errors import EvalbarsError
-from .power import sampled_variance
+from ._power_plan import sampled_variance
 from .results import json_safe
 
 ANSWERS = (1, 2, 5, 10)

@@ -85,7 +85,7 @@ def register(commands) -> None:
                        help="a pilot results file, or two files with one model each")
     pilot.add_argument("--a", metavar="NAME", help="the baseline model (column or model name)")
     pilot.add_argument("--b", metavar="NAME", help="the model compared against it")
-    add_column_options(pilot, sample=False,
+    add_column_options(pilot, sample=True,
                        intersect="keep only items scored for every model",
                        cluster="column giving each question's cluster: estimates --icc and "
                                "--cluster-size for --design clustered")
