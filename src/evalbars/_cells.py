@@ -1,12 +1,13 @@
 """Score cells and labels: parse the raw values of a column, once, and say what is wrong.
 
 A score cell is a number, a numeric string, a boolean or true/false (1/0); an empty cell
-or null is a missing score; anything else (text, NaN, an infinity) is an error naming the
-column, the value and its line or row. Labels (item ids, model names, sample values,
-cluster labels) are strings exactly as written, or integers from JSON, Parquet or a
-DataFrame as ``str(int)``. Parsed columns are cached per load in :attr:`Table.memo`.
-:func:`_check_score_type` applies ``score_type`` to each model's answers, catching a 0/1
-column with a stray value.
+or null is a missing score; anything else (text, NaN, an infinity, a number beyond
+:data:`MAX_ABS_SCORE`, a string Python's ``float`` would read with ``_`` digit separators)
+is an error naming the column, the value and its line or row. Labels (item ids, model
+names, sample values, cluster labels) are strings exactly as written, or integers from
+JSON, Parquet or a DataFrame as ``str(int)``. Parsed columns are cached per load in
+:attr:`Table.memo`. :func:`_check_score_type` applies ``score_type`` to each model's
+answers, catching a 0/1 column with a stray value.
 """
 from __future__ import annotations
 
@@ -25,6 +26,11 @@ if TYPE_CHECKING:
 STRAY_SHARE = 0.99
 """An all-integer column with at least this share of 0/1 values and some other value is
 treated as a 0/1 column with a typo, and rejected unless ``score_type="continuous"``."""
+
+MAX_ABS_SCORE = 1e100
+"""Largest score magnitude accepted. Sums, squares and the third moments some intervals
+use stay finite far beyond any real score (the cube of 1e100 is 1e300); 1e200 would
+overflow them and end in an unreadable numerical error instead of a message."""
 
 
 # --------------------------------------------------------------------------- values
@@ -50,6 +56,8 @@ def _cell(value: Any) -> float | None:
             return 1.0
         if text == "false":
             return 0.0
+        if "_" in text:  # float("1_0") is 10.0: a typo, not a number
+            raise ValueError
     try:
         return float(value)
     except OverflowError:
@@ -58,11 +66,20 @@ def _cell(value: Any) -> float | None:
         raise ValueError from None
 
 
+def _has_separator(values: list) -> bool:
+    """True when a string cell holds ``_`` (which ``float`` would skip)."""
+    try:
+        return "_" in "".join(values)
+    except TypeError:  # not all strings
+        return any("_" in v for v in values if isinstance(v, str))
+
+
 def _parse_cells(values: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n = len(values)
-    try:  # fast path: every cell converts with float()
+    try:  # fast path: every cell converts with float() (and none has a "_" separator)
         numbers = np.fromiter(map(float, values), np.float64, n)
-        return numbers, np.zeros(n, bool), np.empty(0, np.int64)
+        if not _has_separator(values):
+            return numbers, np.zeros(n, bool), np.empty(0, np.int64)
     except (ValueError, TypeError, OverflowError):
         pass
     out = [0.0] * n
@@ -96,7 +113,8 @@ def _parse_scores(table: Table, name: str) -> _Parsed:
         bad = np.empty(0, np.int64)
     values[missing] = np.nan
     values[bad] = np.nan
-    nonfinite = np.flatnonzero(~np.isfinite(values) & ~missing)
+    with np.errstate(invalid="ignore"):
+        nonfinite = np.flatnonzero(~(np.abs(values) <= MAX_ABS_SCORE) & ~missing)
     if bad.size:
         nonfinite = np.setdiff1d(nonfinite, bad)
     parsed = table.memo[key] = _Parsed(values, missing, bad, nonfinite)
@@ -134,8 +152,9 @@ def _check_values(
     more = f" and {bad.size - MAX_LISTED} more" if bad.size > MAX_LISTED else ""
     raise EvalbarsError(
         f"column {name!r} of {table.label} has {bad.size} value{'s' if bad.size > 1 else ''} "
-        f"that {'are' if bad.size > 1 else 'is'} not a finite number: {', '.join(shown)}{more}; "
-        f"scores must be numbers or true/false (leave a cell empty for a missing score){hint}"
+        f"that {'are' if bad.size > 1 else 'is'} not a finite number within \u00b11e100: "
+        f"{', '.join(shown)}{more}; scores must be such numbers or true/false (leave a cell "
+        f"empty for a missing score){hint}"
     )
 
 
@@ -180,14 +199,22 @@ def _check_score_type(parts: _Parts, bounds: np.ndarray, score_type: str) -> str
             f"(--score-type continuous) if the scale really has other values"
         )
     if parts.guessed_models and score_type == "auto" and not all_binary and binary_models:
-        others = [m for m in parts.models if m not in binary_models]
-        raise EvalbarsError(
-            f"the columns of {parts.tables[0].label} taken as models are not on one scale: "
-            f"{name_list(binary_models)} {'holds' if len(binary_models) == 1 else 'hold'} "
-            f"only 0/1 but {name_list(others)} "
-            f"{'holds' if len(others) == 1 else 'hold'} other values; name the model columns "
-            f"with models= (--models), or pass score_type='continuous' if they are all models"
-        )
+        # judged column by column: with a run column one model column makes several systems
+        # (model@run), and a continuous column may hold only 0/1 in one run
+        binary = set(binary_models)
+        columns = dict.fromkeys(parts.score_cols)
+        binary_cols = [c for c in columns
+                       if all(m in binary for m, col in zip(parts.models, parts.score_cols)
+                              if col == c)]
+        others = [c for c in columns if c not in binary_cols]
+        if binary_cols and others:
+            raise EvalbarsError(
+                f"the columns of {parts.tables[0].label} taken as models are not on one "
+                f"scale: {name_list(binary_cols)} "
+                f"{'holds' if len(binary_cols) == 1 else 'hold'} only 0/1 but "
+                f"{name_list(others)} {'holds' if len(others) == 1 else 'hold'} other "
+                f"values; name the model columns with models= (--models), or pass "
+                f"score_type='continuous' if they are all models")
     if score_type == "auto":
         return "binary" if all_binary else "continuous"
     return score_type
@@ -218,8 +245,11 @@ def _labels(table: Table, name: str) -> tuple[list[str], np.ndarray, np.ndarray]
             if value is None:
                 empty_rows.append(i)
             elif isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
-                labels.append(str(int(value)))
-                continue
+                try:
+                    labels.append(str(int(value)))
+                    continue
+                except ValueError:  # past Python's 4300-digit limit for str(int)
+                    bad_rows.append(i)
             else:
                 bad_rows.append(i)
             labels.append("")

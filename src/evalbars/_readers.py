@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import itertools
 import json
 import os
 import sys
+from array import array
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -82,11 +84,15 @@ def read(data: Any) -> Table:
     path = os.fspath(data)
     if isinstance(path, bytes):
         path = os.fsdecode(path)
-    fmt = file_format(path)
     if not os.path.exists(path):
         raise EvalbarsError(f"no such file: {path!r}")
     if os.path.isdir(path):
-        raise EvalbarsError(f"{path!r} is a directory, not a file")
+        raise EvalbarsError(
+            f"{path!r} is a directory, not a file, and holds no harness logs evalbars "
+            f"recognises (lm-eval, inspect or HELM; docs/logs.md); give a results file "
+            f"({', '.join(FORMATS)}) or a folder of logs"
+        )
+    fmt = file_format(path)
     try:
         if fmt == "csv":
             return read_csv(path)
@@ -133,21 +139,64 @@ def _check_names(names: Sequence[str], where: str) -> None:
         )
 
 
+_CSV_CHUNK = 1 << 16
+"""Records parsed at a time: rows are stored column by column, so a file's memory is its
+cells, not a list per row."""
+
+_CSV_FIELD_LIMIT = min(sys.maxsize, 2**31 - 1)
+"""Longest CSV cell read (csv's own default, 128 KiB, is shorter than some answers)."""
+
+
 def read_csv(path: str) -> Table:
     """Read a comma-separated file with a header row (UTF-8, optional BOM, any line ends)."""
+    header: list[str] | None = None
+    header_line = 0
+    columns: list[list[str]] = []
+    starts = array("q")  # the first line of each row
+    ragged: list[tuple[int, int]] = []  # (row, number of fields) of rows of the wrong width
+    one_line_each = True  # no quoted field holds a line break
+    reader = None
+    # a cell may be long (a model's answer, a transcript): lift csv's 128 KiB cell limit
+    # while reading, and put the process-wide setting back after
+    limit = csv.field_size_limit(_CSV_FIELD_LIMIT)
     try:
         with open(path, newline="", encoding="utf-8-sig") as fh:
             reader = csv.reader(fh)
-            records = list(reader)
-            n_lines = reader.line_num
-        if n_lines == len(records):  # one line per record: record k is on line k + 1
-            first_lines = range(1, n_lines + 1)
-        else:  # a quoted field holds a line break: count lines record by record
+            n_lines = 0
+            while True:
+                chunk = list(itertools.islice(reader, _CSV_CHUNK))
+                if not chunk:
+                    break
+                first, n_lines = n_lines + 1, reader.line_num
+                one_line_each = one_line_each and n_lines - first + 1 == len(chunk)
+                lines: Sequence[int] = range(first, first + len(chunk))
+                if [] in chunk:  # blank lines carry nothing: skip them, keeping line numbers
+                    kept = [k for k, r in enumerate(chunk) if r]
+                    chunk, lines = [chunk[k] for k in kept], [lines[k] for k in kept]
+                if header is None and chunk:
+                    header, header_line = chunk[0], lines[0]
+                    chunk, lines = chunk[1:], lines[1:]
+                    columns = [[] for _ in header]
+                if not chunk:
+                    continue
+                width = len(header)
+                if set(map(len, chunk)) != {width}:
+                    ragged += [(len(starts) + k, len(r)) for k, r in enumerate(chunk)
+                               if len(r) != width]
+                    chunk = [r if len(r) == width else [""] * width for r in chunk]
+                for column, values in zip(columns, zip(*chunk)):
+                    column.extend(values)
+                starts.extend(lines)
+        if not one_line_each:  # a quoted field holds a line break: count lines record by record
+            starts = array("q")
             with open(path, newline="", encoding="utf-8-sig") as fh:
                 reader = csv.reader(fh)
-                first_lines, prev = [], 0
-                for _ in reader:
-                    first_lines.append(prev + 1)
+                prev, seen_header = 0, False
+                for record in reader:
+                    if record:
+                        if seen_header:
+                            starts.append(prev + 1)
+                        seen_header = True
                     prev = reader.line_num
     except UnicodeDecodeError as exc:
         raise _not_utf8(path, exc) from None
@@ -155,14 +204,8 @@ def read_csv(path: str) -> Table:
         raise EvalbarsError(
             f"cannot parse {path!r} as CSV at line {reader.line_num + 1}: {exc}"
         ) from None
-    if [] in records:  # blank lines carry nothing: skip them, keeping line numbers right
-        kept = [k for k, r in enumerate(records) if r]
-        records = [records[k] for k in kept]
-        first_lines = [first_lines[k] for k in kept]
-    header = records[0] if records else None
-    header_line = first_lines[0] if records else 0
-    rows = records[1:]
-    starts = np.asarray(first_lines[1:], dtype=np.int64)
+    finally:
+        csv.field_size_limit(limit)
     if header is None:
         raise EvalbarsError(f"{path!r} is empty: no header and no rows")
     if len(header) == 1 and any(sep in header[0] for sep in (";", "\t", "|")):
@@ -171,32 +214,31 @@ def read_csv(path: str) -> Table:
             f"look comma-separated (evalbars reads CSV with ',' between fields)"
         )
     _check_names(header, f"the header (line {header_line}) of {path!r}")
-    if not rows:
+    n_rows = len(starts)
+    if not n_rows:
         raise EvalbarsError(f"{path!r} has a header but no rows")
-    width = len(header)
-    if set(map(len, rows)) != {width}:
-        bad = [i for i, r in enumerate(rows) if len(r) != width]
-        first = bad[0]
-        more = f" (and {len(bad) - 1} more rows with the wrong number of fields: " \
-               f"{places([starts[i] for i in bad[1:]], False)})" if len(bad) > 1 else ""
+    lines = np.frombuffer(starts, dtype=np.int64).copy()
+    if ragged:
+        (first, fields), others = ragged[0], [lines[k] for k, _ in ragged[1:]]
+        more = f" (and {len(others)} more rows with the wrong number of fields: " \
+               f"{places(others, False)})" if others else ""
         raise EvalbarsError(
-            f"{path!r} line {starts[first]} has {len(rows[first])} fields but the header "
-            f"has {width}{more}; quote fields that contain commas"
+            f"{path!r} line {lines[first]} has {fields} fields but the header "
+            f"has {len(header)}{more}; quote fields that contain commas"
         )
     index = {name: j for j, name in enumerate(header)}
 
     def get(name: str) -> Column:
-        j = index[name]
-        return Column("text", [r[j] for r in rows], dtype="text")
+        return Column("text", columns[index[name]], dtype="text")
 
     return Table(
         label=repr(path),
         fmt="csv",
         path=path,
         names=header,
-        n_rows=len(rows),
+        n_rows=n_rows,
         get=get,
-        lines=starts,
+        lines=lines,
     )
 
 
@@ -232,10 +274,21 @@ def read_jsonl(path: str) -> Table:
                         f"{path!r} line {lineno} is not valid JSON: {exc.msg} "
                         f"(column {exc.colno})"
                     ) from None
+                except ValueError:  # an integer past Python's 4300-digit limit
+                    raise EvalbarsError(
+                        f"{path!r} line {lineno} holds a number too long to read (an "
+                        f"integer of more than 4300 digits)"
+                    ) from None
                 except _DuplicateKey as exc:
                     raise EvalbarsError(
                         f"{path!r} line {lineno} repeats the key {short(exc.args[0])}; "
                         f"each key may appear once per object"
+                    ) from None
+                except RecursionError:
+                    raise EvalbarsError(
+                        f"{path!r} line {lineno} nests JSON arrays or objects too deeply to "
+                        f"read; a row is one flat object such as "
+                        f'{{"id": "q1", "model": "a", "score": 1}}'
                     ) from None
                 if not isinstance(obj, dict):
                     kind = {list: "list", str: "string", bool: "boolean", type(None): "null"}

@@ -167,7 +167,11 @@ def sign_flip_sums(
         result = np.empty((size, 1))
         for start in range(0, size, rows_per_chunk):
             stop = min(size, start + rows_per_chunk)
-            packed = rng.integers(0, 256, size=(stop - start, (n + 7) // 8), dtype=np.uint8)
+            # Whole 32-bit words: numpy's uint32 stream is the same however it is split
+            # into calls, so the bits never depend on the chunking (uint8 draws would).
+            words = rng.integers(0, 2**32 - 1, size=(stop - start, (n + 31) // 32),
+                                 dtype=np.uint32, endpoint=True)
+            packed = words.astype("<u4").view(np.uint8)
             bits = np.unpackbits(packed, axis=1, count=n)
             # s_i = 2 bit_i - 1, so sum s_i d_i = 2 (bits @ d) - sum d
             result[start:stop, 0] = 2.0 * (bits @ d) - total

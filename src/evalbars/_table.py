@@ -140,5 +140,8 @@ def name_list(names: Sequence[Any], limit: int = 20) -> str:
 
 def short(value: Any, width: int = 40) -> str:
     """A one-line repr of ``value``, cut to about ``width`` characters."""
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # an int past Python's 4300-digit limit for str(int)
+        text = f"<an integer of about {int(value).bit_length() * 0.30103:.0f} digits>"
     return text if len(text) <= width else text[: width - 4] + "...'"

@@ -47,6 +47,12 @@ def emit(doc: dict, output_format: str) -> None:
         sys.stdout.write(render(doc, output_format))
 
 
+def _os_error(error: OSError) -> str:
+    """``"cannot use 'out.html': Is a directory"``: what the system refused, on one line."""
+    where = f"cannot use {error.filename!r}: " if error.filename is not None else ""
+    return where + " ".join(str(error.strerror or error).split())
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``evalbars`` command; returns the exit status."""
     args = build_parser().parse_args(argv)
@@ -56,6 +62,9 @@ def main(argv: list[str] | None = None) -> int:
         doc = args.handler(args)
     except EvalbarsError as error:
         print(f"evalbars: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as error:  # a file the command writes or reads: a folder, no permission
+        print(f"evalbars: error: {_os_error(error)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     emit(doc, args.format)
     exit_status = getattr(args, "exit_status", None)

@@ -1,12 +1,47 @@
 """Renderers: the terminal report and Markdown, each a pure function of the report document.
 
 Rounding happens here and only here; the document keeps full precision.
+
+Every string of the document (model names, ids, file names) may come from the input, so
+:func:`render` shows control characters as escapes (:func:`visible`: a model named
+``"\\x1b[2J"`` cannot clear the terminal) and, for Markdown, escapes HTML and link
+syntax too (:func:`evalbars.report_html.md_safe`).
 """
 from __future__ import annotations
 
+import re
 import textwrap
 
 from . import _format as fmt
+
+_CONTROL = re.compile("[\\x00-\\x1f\\x7f-\\x9f\\u061c\\u200e\\u200f\\u2028\\u2029"
+                      "\\u202a-\\u202e\\u2066-\\u2069]")
+"""Characters that act instead of showing: C0 and C1 controls (ESC starts terminal
+escape sequences, a newline starts a new Markdown block), line and paragraph separators,
+and the bidirectional controls that can make text read in another order."""
+
+
+def _escape(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(value: object) -> object:
+    r"""``value`` with every control character in its strings (and dict keys) shown as an
+    escape.
+
+    Examples
+    --------
+    >>> visible({"name": "a\x1b[2Jb", "n": [1, "x\ny"]})
+    {'name': 'a\\x1b[2Jb', 'n': [1, 'x\\x0ay']}
+    """
+    if isinstance(value, str):
+        return value if _CONTROL.search(value) is None else _CONTROL.sub(_escape, value)
+    if isinstance(value, dict):  # keys too: some are model names ({"dropped": {name: n}})
+        return {visible(key): visible(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [visible(item) for item in value]
+    return value
 
 
 def _digits(doc: dict) -> int:
@@ -209,8 +244,17 @@ any other kind K is rendered by the module ``evalbars.render_K``."""
 
 
 def render(doc: dict, output_format: str) -> str:
-    """Render any report document as ``"text"`` or ``"markdown"``."""
+    """Render any report document as ``"text"`` or ``"markdown"``.
+
+    The document's strings are made safe first: control characters are shown as escapes,
+    and for Markdown ``&``, ``<``, ``>``, ``[`` and ``]`` are escaped as well, so a model
+    named ``<script>`` or ``[x](javascript:...)`` shows as text.
+    """
     import importlib
 
     module = importlib.import_module("." + RENDERER_MODULES.get(doc["kind"], f"render_{doc['kind']}"), __package__)
-    return module.render_markdown(doc) if output_format == "markdown" else module.render_text(doc)
+    if output_format == "markdown":
+        from .report_html import md_safe
+
+        return module.render_markdown(md_safe(doc))
+    return module.render_text(visible(doc))

@@ -35,6 +35,7 @@ import re
 from dataclasses import dataclass
 
 from . import _format as fmt
+from .render import visible
 
 __all__ = ["Section", "Table", "estimates", "render_html", "render_markdown", "sections",
            "compact_html"]
@@ -767,8 +768,9 @@ def render_html(doc: dict) -> str:
     -------
     str
         One HTML page with inline styles and inline SVG figures; no scripts, no remote
-        resources, every document string escaped.
+        resources, every document string escaped (control characters shown as escapes).
     """
+    doc = visible(doc)
     esc = html.escape
     title, meta = _title(doc)
     parts = [f"<h1>{esc(title)}</h1>", f'<p class="meta">{esc(meta)}</p>' if meta else ""]
@@ -806,6 +808,7 @@ def compact_html(doc: dict) -> str:
     >>> "&lt;b&gt;" in compact_html(doc)
     True
     """
+    doc = visible(doc)
     esc = html.escape
     target = doc.get("comparison") if doc.get("kind") == "gate" else doc
     d = digits(target or {})
@@ -828,15 +831,21 @@ def compact_html(doc: dict) -> str:
 # --- Markdown twin ---------------------------------------------------------------------
 
 
-def _md_safe(value: object) -> object:
-    """Every string of a document with &, <, >, [ and ] neutralised for Markdown."""
+def md_safe(value: object) -> object:
+    """Every string of a document with &, <, >, [ and ] neutralised for Markdown, and
+    control characters (a newline would start a new block) shown as escapes."""
+    return _md_escaped(visible(value))
+
+
+def _md_escaped(value: object) -> object:
     if isinstance(value, str):
         return (html.escape(value, quote=False).replace("[", "\\[").replace("]", "\\]"))
     if isinstance(value, dict):
-        return {key: _md_safe(item) for key, item in value.items()}
+        return {_md_escaped(key): _md_escaped(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [_md_safe(item) for item in value]
+        return [_md_escaped(item) for item in value]
     return value
+
 
 
 def _md_blocks(section: Section) -> list[str]:
@@ -865,7 +874,7 @@ def render_markdown(doc: dict) -> str:
 
     from .render import RENDERER_MODULES
 
-    safe = _md_safe(doc)
+    safe = md_safe(doc)
     kind = str(doc.get("kind"))
     try:
         module = importlib.import_module(

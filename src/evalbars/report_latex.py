@@ -17,6 +17,7 @@ model\_a \& 50\% \textless{}b\textgreater{}
 from __future__ import annotations
 
 from . import _format as fmt
+from .render import visible
 from .report_html import Table, _ends, _value, digits, estimates, level, scalar, sections
 
 __all__ = ["render_latex", "tex"]
@@ -122,6 +123,7 @@ def render_latex(doc: dict) -> str:
     str
         LaTeX source; needs ``\usepackage{booktabs}``.
     """
+    doc = visible(doc)  # control characters as escapes (a newline would end a paragraph)
     kind = doc.get("kind")
     version = scalar((doc.get("provenance") or {}).get("version"))
     lines = [f"% evalbars {tex(version)}: {tex(kind)} report. Needs \\usepackage{{booktabs}}."]

@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 from .._errors import EvalbarsError
 from . import _json, helm, inspectai, lmeval, openai_evals, promptfoo, trec
-from ._answers import Answers, Options
+from ._answers import Answers, Options, json_safe
 
 FORMATS: dict[str, Callable[[list[str], Options], Answers]] = {
     lmeval.FORMAT: lmeval.read,
@@ -61,7 +61,9 @@ def read(fmt: str, paths: list[str], options: Options) -> Answers:
         if not os.path.exists(path):
             raise EvalbarsError(f"no such file or folder: {path!r}")
     try:
-        return FORMATS[fmt](paths, options)
+        answers = FORMATS[fmt](paths, options)
+        answers.settings = json_safe(answers.settings)
+        return answers
     except OSError as exc:
         raise EvalbarsError(f"could not read {exc.filename!r}: {exc.strerror or exc}") from None
     finally:
@@ -81,6 +83,14 @@ def detect(path: str) -> str | None:
     >>> detect("tests/data/logs/inspect/epochs_a.json"), detect("examples/lesson_pair.csv")
     ('inspect', None)
     """
+    try:
+        return _detect(path)
+    except OSError as exc:
+        raise EvalbarsError(f"could not read {exc.filename or path!r}: "
+                            f"{exc.strerror or exc}") from None
+
+
+def _detect(path: str) -> str | None:
     if os.path.isdir(path):
         return _detect_folder(path)
     name = os.path.basename(path).lower()
@@ -135,7 +145,7 @@ def _first_record(path: str) -> Any:
             if raw.strip():
                 try:
                     return json.loads(raw)
-                except ValueError:
+                except (ValueError, RecursionError):  # not JSON, or nested too deeply
                     return None
     return None
 

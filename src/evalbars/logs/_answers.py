@@ -11,6 +11,7 @@ messages name those places.
 """
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from typing import Any, Sequence
@@ -84,6 +85,44 @@ def number(value: Any) -> float | None:
             raise ValueError(value)
         return result
     raise ValueError(value)
+
+
+def json_safe(value: Any) -> Any:
+    """``value`` (read from a log) as strict JSON: NaN and infinities become None.
+
+    A log's settings are copied into the report's provenance; a log may hold anything,
+    and the JSON report must stay valid.
+
+    Examples
+    --------
+    >>> from evalbars.logs._answers import json_safe
+    >>> json_safe({"a": [1.5, float("nan")], "b": (True, None)})
+    {'a': [1.5, None], 'b': [True, None]}
+    """
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {str(key): json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(item) for item in value]
+    if value is None or isinstance(value, (str, int, bool)):
+        return value
+    return str(value)
+
+
+def text(value: Any) -> str:
+    """A value read from a log as text for names and messages: a string as it is, any
+    other JSON value as compact JSON (so that lists and dicts can be compared and hashed).
+
+    Examples
+    --------
+    >>> from evalbars.logs._answers import text
+    >>> text("arith"), text(["a", 1]), text(None)
+    ('arith', '["a", 1]', 'null')
+    """
+    if isinstance(value, str):
+        return value
+    return json.dumps(json_safe(value), sort_keys=True, ensure_ascii=False)
 
 
 def field_path(spec: str, prefixes: Sequence[str]) -> tuple[str, str]:

@@ -26,7 +26,7 @@ def peek(path: str, keep: bool = True) -> Any:
     try:
         with open(path, "rb") as handle:
             obj = json.load(handle)
-    except (ValueError, OSError):
+    except (ValueError, OSError, RecursionError):
         return None
     if keep:
         _slot.clear()
@@ -52,3 +52,9 @@ def load(path: str) -> Any:
             from None
     except UnicodeDecodeError:
         raise EvalbarsError(f"{path!r} is not UTF-8 JSON text") from None
+    except ValueError:  # an integer past Python's 4300-digit limit
+        raise EvalbarsError(f"{path!r} holds a number too long to read (an integer of more "
+                            f"than 4300 digits)") from None
+    except RecursionError:
+        raise EvalbarsError(f"{path!r} nests JSON arrays or objects too deeply to read") \
+            from None

@@ -3,16 +3,21 @@
 Every entry is decompressed in chunks and counted as it comes: an entry larger than
 :data:`MAX_ENTRY_BYTES`, or an archive whose entries add up to more than
 :data:`MAX_TOTAL_BYTES`, stops the read with an error, whatever the sizes the archive
-claims (a zip bomb claims small ones). Deflate, bzip2, LZMA and stored entries are read by
-:mod:`zipfile`; the Zstandard entries that newer inspect versions write are read by
-:mod:`zipfile` itself from Python 3.14, else by the optional ``zstandard`` package
-(``pip install 'evalbars[inspect]'``).
+claims (a zip bomb claims small ones). Stored and Deflate entries are read by
+:mod:`zipfile`, which inflates at most one chunk per read. bzip2 and LZMA entries are
+decompressed here, one bounded chunk at a time, with their CRC checked: :mod:`zipfile`
+would decompress each block of input in one call, so a few kilobytes of bzip2 could fill
+gigabytes of memory before any cap is checked. The Zstandard entries that newer inspect
+versions write are read, in bounded chunks, by the optional ``zstandard`` package
+(``pip install 'evalbars[inspect]'``), or from Python 3.14 by :mod:`compression.zstd`.
 """
 from __future__ import annotations
 
+import bz2
 import io
 import struct
 import zipfile
+import zlib
 
 from .._errors import EvalbarsError
 
@@ -53,7 +58,9 @@ class Archive:
         self.total = 0
         try:
             self._zip = zipfile.ZipFile(path)
-        except zipfile.BadZipFile:
+        except (FileNotFoundError, PermissionError, IsADirectoryError):
+            raise
+        except Exception:  # BadZipFile, or a damaged directory (ValueError, a bad seek, ...)
             raise EvalbarsError(f"{path!r} is not a zip archive; an inspect .eval log is one "
                                 f"(is the file complete?)") from None
         self._infos = {info.filename: info for info in self._zip.infolist()}
@@ -82,21 +89,33 @@ class Archive:
             ) from None
 
     def _open(self, info: zipfile.ZipInfo):
-        try:
-            return self._zip.open(info)
-        except NotImplementedError:
-            if info.compress_type != ZSTD:
-                raise EvalbarsError(
-                    f"entry {info.filename!r} of {self.path!r} uses zip compression method "
-                    f"{info.compress_type}, which evalbars cannot read") from None
+        method = info.compress_type
+        if method in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            return self._zip.open(info)  # inflates at most about one read's worth per call
+        if method not in (zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA, ZSTD):
+            raise EvalbarsError(
+                f"entry {info.filename!r} of {self.path!r} uses zip compression method "
+                f"{method}, which evalbars cannot read")
+        if info.flag_bits & 0x1:
+            raise EvalbarsError(f"entry {info.filename!r} of {self.path!r} is encrypted; "
+                                f"evalbars reads unencrypted logs only")
+        raw = self._raw(info)
+        if method == zipfile.ZIP_BZIP2:
+            return _Bounded(bz2.BZ2Decompressor(), raw, info.CRC)
+        if method == zipfile.ZIP_LZMA:
+            return _Bounded(*_lzma(raw), info.CRC)
         try:
             import zstandard
         except ImportError:
-            raise EvalbarsError(
-                f"{self.path!r} is compressed with Zstandard, which this Python cannot read "
-                f"by itself: pip install 'evalbars[inspect]' (or use Python 3.14 or later)"
-            ) from None
-        return zstandard.ZstdDecompressor().stream_reader(io.BytesIO(self._raw(info)))
+            try:  # Python 3.14
+                from compression import zstd  # type: ignore[import-not-found]
+            except ImportError:
+                raise EvalbarsError(
+                    f"{self.path!r} is compressed with Zstandard, which this Python cannot "
+                    f"read by itself: pip install 'evalbars[inspect]' (or use Python 3.14 or "
+                    f"later)") from None
+            return _Bounded(zstd.ZstdDecompressor(), raw, None)
+        return zstandard.ZstdDecompressor().stream_reader(io.BytesIO(raw))
 
     def _raw(self, info: zipfile.ZipInfo) -> bytes:
         """The compressed bytes of an entry, found through its local header."""
@@ -128,3 +147,57 @@ class Archive:
                     f"all (evalbars.logs._zip.MAX_TOTAL_BYTES); refusing to read further "
                     f"(a damaged file or a zip bomb?)")
             chunks.append(chunk)
+
+
+class _Bounded:
+    """A reader of one compressed entry that makes at most ``size`` bytes per read.
+
+    ``decompressor`` is a :class:`bz2.BZ2Decompressor`, an :class:`lzma.LZMADecompressor`
+    or a Zstandard one (anything with ``decompress(data, max_length)``, ``eof`` and
+    ``needs_input``); it holds the rest of the input between reads, so memory stays at one
+    chunk whatever the compression ratio. At the end the CRC-32 is checked, when given.
+    """
+
+    def __init__(self, decompressor, raw: bytes, crc: int | None) -> None:
+        self._decompressor = decompressor
+        self._pending = raw
+        self._crc = crc
+        self._running = 0
+        self._done = False
+
+    def __enter__(self) -> "_Bounded":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._pending = b""
+
+    def read(self, size: int) -> bytes:
+        if self._done:
+            return b""
+        d = self._decompressor
+        data = b"" if d.eof else d.decompress(self._pending, size)
+        self._pending = b""
+        if not data and (d.eof or d.needs_input):
+            self._done = True
+            if self._crc is not None and self._running != self._crc:
+                raise zipfile.BadZipFile("bad CRC-32 (the data is truncated or damaged)")
+            return b""
+        self._running = zlib.crc32(data, self._running)
+        return data
+
+
+def _lzma(raw: bytes):
+    """A raw LZMA1 decompressor for a zip entry and its compressed data.
+
+    A zip LZMA entry starts with 2 version bytes and the size of the LZMA properties that
+    follow (APPNOTE 5.8.8), as :mod:`zipfile` reads it.
+    """
+    import lzma
+
+    if len(raw) < 4:
+        raise zipfile.BadZipFile("truncated LZMA header")
+    (size,) = struct.unpack("<H", raw[2:4])
+    if len(raw) < 4 + size:
+        raise zipfile.BadZipFile("truncated LZMA properties")
+    filters = [lzma._decode_filter_properties(lzma.FILTER_LZMA1, raw[4:4 + size])]
+    return lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=filters), raw[4 + size:]

@@ -74,6 +74,9 @@ def read(paths: list[str], options: Options) -> Answers:
                                 f"entries with instance_id and stats)")
         for k, entry in enumerate(entries):
             where = f"[{k}]"
+            if not isinstance(entry, dict):
+                raise EvalbarsError(f"entry {where} of {path!r} is not an object with "
+                                    f"instance_id and stats")
             if entry.get("perturbation") is not None:
                 perturbed += 1
                 continue
@@ -115,7 +118,8 @@ def _run(path: str) -> tuple[str, str]:
     if os.path.exists(spec_path):
         spec = _json.load(spec_path)
         if isinstance(spec, dict):
-            run_name = spec.get("name") or run_name
+            if isinstance(spec.get("name"), str):
+                run_name = spec["name"] or run_name
             adapter = spec.get("adapter_spec")
             model = adapter.get("model") if isinstance(adapter, dict) else None
     found = re.search(r"(?:^|[,:])model=([^,]+)", run_name)
@@ -133,7 +137,8 @@ def _stat(entry: dict, metric: str, where: str, path: str) -> float | None:
              and s["name"].get("name") == metric and s["name"].get("perturbation") is None]
     if not found:
         names = sorted({s["name"].get("name") for s in stats
-                        if isinstance(s, dict) and isinstance(s.get("name"), dict)})
+                        if isinstance(s, dict) and isinstance(s.get("name"), dict)
+                        and isinstance(s["name"].get("name"), str)})
         raise EvalbarsError(f"entry {where} of {path!r} has no statistic {metric!r} "
                             f"(metric=); it has {name_list(names)}")
     if len(found) > 1:

@@ -32,7 +32,8 @@ from typing import Any, Iterator
 from .._errors import EvalbarsError
 from .._table import name_list, short
 from . import _json
-from ._answers import Answers, Options, Run, field_path, label, name_runs, number, reject
+from ._answers import (Answers, Options, Run, field_path, label, name_runs, number, reject,
+                       text)
 from ._zip import Archive
 
 FORMAT = "inspect"
@@ -91,13 +92,13 @@ def read(paths: list[str], options: Options) -> Answers:
             raise EvalbarsError(f"cluster={options.cluster!r}: inspect samples are clustered "
                                 f"by a field of their metadata, 'metadata.KEY'") from None
     logs = [_read_log(path, doc) for given in paths for path, doc in _log_files(given)]
-    tasks = {log.path: log.spec["eval"].get("task") for log in logs}
+    tasks = {log.path: text(log.spec["eval"].get("task")) for log in logs}
     if len(set(tasks.values())) > 1:
         raise EvalbarsError(
             "the logs are of different tasks (" + ", ".join(
                 f"{t!r} in {p!r}" for p, t in tasks.items()) + "); compare logs of one task")
     scorer = _scorer(logs, options.scorer)
-    names = name_runs([Run(str(log.spec["eval"].get("model")), _labels(log)) for log in logs])
+    names = name_runs([Run(text(log.spec["eval"].get("model")), _labels(log)) for log in logs])
     answers = Answers(FORMAT, list(paths), item_name="sample id", score_name=scorer,
                       cluster_name=options.cluster, sample_name="epoch")
     for log, name in zip(logs, names):
@@ -173,7 +174,7 @@ def _read_eval(path: str) -> _Log:
 def _parse(raw: bytes, entry: str, path: str) -> Any:
     try:
         return json.loads(raw)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         raise EvalbarsError(f"entry {entry!r} of {path!r} is not valid JSON ({exc})") from None
 
 
@@ -286,8 +287,8 @@ def _describe(answers: Answers, logs: list[_Log], scorer: str, options: Options)
     answers.settings = {"task": logs[0].spec["eval"].get("task"), "scorer": scorer,
                         "metric": options.metric, "epochs_reducer": reducers or None,
                         "status": {log.path: log.spec.get("status") for log in logs}}
-    odd = sorted({", ".join(r) if isinstance(r, list) else str(r) for r in reducers.values()}
-                 - {"mean"})
+    odd = sorted({", ".join(map(text, r)) if isinstance(r, list) else text(r)
+                  for r in reducers.values()} - {"mean"})
     if odd:
         answers.notes.append(f"inspect reduced epochs with {' / '.join(odd)}; evalbars "
                              f"averages each question's epochs")

@@ -172,7 +172,8 @@ def _model(results: dict | None, folder: str) -> str:
         name = results.get("model_name")
         if isinstance(name, str) and name:
             return name
-        args = (results.get("config") or {}).get("model_args")
+        config = results.get("config")
+        args = config.get("model_args") if isinstance(config, dict) else None
         if isinstance(args, str) and args:
             pairs = dict(part.split("=", 1) for part in args.split(",") if "=" in part)
             args = pairs or args
@@ -250,7 +251,7 @@ def _records(path: str, answers: Answers) -> Iterator[tuple[int, int, Any]]:
                 continue
             try:
                 record = json.loads(raw)
-            except ValueError as exc:
+            except (ValueError, RecursionError) as exc:
                 raise EvalbarsError(f"line {lineno} of {path!r} is not valid JSON ({exc})") \
                     from None
             yield index, lineno, record
@@ -264,6 +265,9 @@ def _read_task(answers: Answers, state: _State, model: str, task: str, path: str
             raise EvalbarsError(f"{_where(path, key)} is not an lm-eval per-question record "
                                 f"(no doc_id)")
         filter_name = record.get("filter", "none")
+        if not isinstance(filter_name, str):
+            raise EvalbarsError(f"filter {short(filter_name)} at {_where(path, key)} is not a "
+                                f"string")
         if filter_name not in seen:
             seen.append(filter_name)
         if kept is None and (state.wanted_filter is None or filter_name == state.wanted_filter):
@@ -389,7 +393,9 @@ def _groups(results: list, tasks: list[str]) -> list[str]:
     found = []
     for res in results:
         subtasks = res.get("group_subtasks") if isinstance(res, dict) else None
-        for group, members in (subtasks or {}).items():
+        if not isinstance(subtasks, dict):
+            continue
+        for group, members in subtasks.items():
             if isinstance(members, list) and sum(t in members for t in tasks) >= 2 \
                     and group not in found:
                 found.append(group)

@@ -21,7 +21,7 @@ from typing import Any, Iterator
 
 from .._errors import EvalbarsError
 from .._table import name_list, short
-from ._answers import LINE, Answers, Options, Run, label, name_runs, number, reject
+from ._answers import LINE, Answers, Options, Run, label, name_runs, number, reject, text
 
 FORMAT = "openai-evals"
 
@@ -52,6 +52,7 @@ def read(paths: list[str], options: Options) -> Answers:
     metric = options.metric or "correct"
     specs = [_spec(path) for path in paths]
     evals = {path: spec.get("eval_name") for path, spec in zip(paths, specs)}
+    evals = {path: None if name is None else text(name) for path, name in evals.items()}
     if len(set(evals.values())) > 1:
         raise EvalbarsError("the record files are of different evals (" + ", ".join(
             f"{e!r} in {p!r}" for p, e in evals.items()) + "); compare runs of one eval")
@@ -115,7 +116,7 @@ def _records(path: str) -> Iterator[tuple[int, dict]]:
                 continue
             try:
                 record = json.loads(raw)
-            except ValueError as exc:
+            except (ValueError, RecursionError) as exc:
                 raise EvalbarsError(f"line {lineno} of {path!r} is not valid JSON ({exc})") \
                     from None
             if not isinstance(record, dict):

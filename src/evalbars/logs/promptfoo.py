@@ -115,6 +115,10 @@ def _read_file(path: str) -> list:
         if not isinstance(entry, dict) or "testIdx" not in entry:
             raise EvalbarsError(f"results[{k}] of {path!r} is not a promptfoo result (no "
                                 f"testIdx)")
+        prompt = entry.get("promptIdx", 0)
+        if label(prompt) is None:
+            raise EvalbarsError(f"promptIdx {short(prompt)} at results[{k}] of {path!r} is "
+                                f"not an integer")
     return entries
 
 

@@ -17,6 +17,7 @@ the score column as trec_eval does (the rank column is not used).
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 from .._errors import EvalbarsError
@@ -26,6 +27,25 @@ from ._answers import Answers, Options, Run, name_runs, reject
 FORMAT = "trec"
 
 DEFAULT_METRIC = "nDCG@10"
+
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def _integer(field: str) -> int:
+    """An integer written in ASCII digits (``int`` would also take ``1_0`` and other
+    scripts' digits)."""
+    if not _INTEGER.fullmatch(field):
+        raise ValueError(field)
+    return int(field)
+
+
+def _number(field: str) -> float:
+    """A decimal number written in ASCII (``float`` would also take nan, inf and ``1_0``)."""
+    if not _NUMBER.fullmatch(field):
+        raise ValueError(field)
+    return float(field)
 
 
 def looks_like_run(head: bytes) -> bool:
@@ -124,7 +144,7 @@ def _read_qrels(path: str) -> dict[str, dict[str, int]]:
     for lineno, (query, _, doc, relevance) in _lines(path, 4, "qrels (query iteration doc "
                                                                "relevance)"):
         try:
-            grade = int(relevance)
+            grade = _integer(relevance)
         except ValueError:
             raise EvalbarsError(f"relevance {relevance!r} at line {lineno} of {path!r} is not "
                                 f"an integer") from None
@@ -143,8 +163,8 @@ def _read_run(path: str) -> dict[str, dict[str, tuple[dict[str, float], int]]]:
     for lineno, (query, _, doc, rank, score, tag) in _lines(
             path, 6, "run (query Q0 doc rank score tag)"):
         try:
-            value = float(score)
-            int(rank)
+            value = _number(score)
+            _integer(rank)
         except ValueError:
             raise EvalbarsError(f"line {lineno} of {path!r}: rank {rank!r} must be an integer "
                                 f"and score {score!r} a number") from None
