@@ -550,6 +550,18 @@ def test_eval_archive_with_a_damaged_directory(capsys, tmp_path):
     line = refused(capsys, "compare", write(tmp_path, "log.eval", bytes(raw)),
                    naming=("log.eval",))
     assert "not a zip archive" in line or "is damaged" in line
+    # one flipped byte in the directory: zipfile raised NotImplementedError or
+    # UnicodeDecodeError, not BadZipFile, and the traceback escaped
+    raw = bytearray(INSPECT.read_bytes())
+    central = raw.index(b"PK\x01\x02")
+    raw[central + 6] = 81  # "version needed to extract": 8.1
+    refused(capsys, "compare", write(tmp_path, "version.eval", bytes(raw)),
+            naming=("version.eval", "damaged zip archive", "zip file version 8.1"))
+    raw = bytearray(INSPECT.read_bytes())
+    raw[central + 9] |= 0x08  # flag bit 11: a UTF-8 name ...
+    raw[central + 46] = 0xB4  # ... that is not UTF-8
+    refused(capsys, "compare", write(tmp_path, "name.eval", bytes(raw)),
+            naming=("name.eval",))
 
 
 # --------------------------------------------------------------------------- a million rows

@@ -60,9 +60,14 @@ class Archive:
             self._zip = zipfile.ZipFile(path)
         except (FileNotFoundError, PermissionError, IsADirectoryError):
             raise
-        except Exception:  # BadZipFile, or a damaged directory (ValueError, a bad seek, ...)
+        except zipfile.BadZipFile:
             raise EvalbarsError(f"{path!r} is not a zip archive; an inspect .eval log is one "
                                 f"(is the file complete?)") from None
+        except Exception as exc:  # a damaged directory: NotImplementedError("zip file
+            # version 8.1"), UnicodeDecodeError of a name, a bad seek, ...
+            reason = " ".join(str(exc).split())[:200]
+            raise EvalbarsError(f"{path!r} is a damaged zip archive ({type(exc).__name__}: "
+                                f"{reason}); the log cannot be read") from None
         self._infos = {info.filename: info for info in self._zip.infolist()}
 
     def __enter__(self) -> "Archive":
