@@ -4,8 +4,18 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import os
+
 import numpy as np
 import pytest
+from hypothesis import settings
+
+# Property tests draw the same examples on every run, so CI is reproducible: a failure
+# there is a bug in the change, not a new random draw. HYPOTHESIS_PROFILE=explore draws
+# fresh examples each run, to hunt for new failures by hand.
+settings.register_profile("ci", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
