@@ -709,14 +709,6 @@ def test_compare_none_is_a_clear_error():
 # Bugs in files this work may not edit; each test fails today and says where the fix goes.
 
 
-@pytest.mark.xfail(strict=True, raises=(ModuleNotFoundError, KeyError, RecursionError),
-                   reason="commands/report.py read_document checks only 'kind' and "
-                   "'schema_version': a saved document of an unknown kind fails in "
-                   "render.render (ModuleNotFoundError evalbars.render_<kind>), one missing "
-                   "a key in the renderer (KeyError), one nested too deeply in json.load "
-                   "(RecursionError). Fix at the source: read_document should refuse an "
-                   "unknown kind or a document that is not of its kind's shape, and catch "
-                   "RecursionError, as EvalbarsError")
 @pytest.mark.parametrize("content", [
     '{"schema_version": 1, "kind": "mystery", "statement": "x"}',
     '{"schema_version": 1, "kind": "compare", "statement": "x"}',
@@ -728,14 +720,26 @@ def test_a_hostile_saved_report_document(capsys, tmp_path, content):
             naming=("doc.json",))
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError,
-                   reason="plots.py passes model names to matplotlib as they are, and "
-                   "matplotlib parses $...$ as mathtext: '$\\frac{x$' raises ValueError (and "
-                   "'cost $1 vs $2' is typeset as math). Fix at the source: escape '$' as "
-                   "'\\$' in every label plots.py draws (or Text(parse_math=False))")
 def test_a_model_name_with_dollar_signs_in_a_plot(capsys, tmp_path):
     pytest.importorskip("matplotlib")
     path = write(tmp_path, "math.csv", 'id,"$\\frac{x$",b\nq1,1,0\nq2,0,1\nq3,1,1\n')
     status = main(["plot", "forest", str(path), "-o", str(tmp_path / "f.png"), *FAST])
     capsys.readouterr()
     assert status == 0 and (tmp_path / "f.png").stat().st_size > 0
+
+
+def test_a_dollar_sign_in_a_model_name_is_drawn_as_a_dollar_sign(tmp_path):
+    """Not typeset as math: the SVG (text kept as text) shows the names as they are."""
+    matplotlib = pytest.importorskip("matplotlib")
+    import pandas as pd
+
+    import evalbars
+    from evalbars import plots
+
+    frame = pd.DataFrame({"id": ["q1", "q2", "q3"], "cost $1 vs $2": [1, 0, 1],
+                          "$x$": [0, 1, 1]})
+    doc = evalbars.compare(frame, a="cost $1 vs $2", b="$x$", n_resamples=200).to_dict()
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        plots.save(plots.gap(doc), tmp_path / "gap.svg")
+    svg = (tmp_path / "gap.svg").read_text()
+    assert "cost $1 vs $2" in svg and "$x$" in svg and "\\$" not in svg

@@ -53,6 +53,14 @@ def _os_error(error: OSError) -> str:
     return where + " ".join(str(error.strerror or error).split())
 
 
+def _damaged(path: str, error: Exception) -> str:
+    """What is wrong with a saved document that failed to render (edited, truncated)."""
+    what = (f"lacks the field {error.args[0]!r}" if isinstance(error, KeyError)
+            else f"has a field of the wrong shape ({type(error).__name__}: {error})")
+    return (f"--from-json {path!r} is not a complete report document: it {what}; write it "
+            "again with the command's --format json")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``evalbars`` command; returns the exit status."""
     args = build_parser().parse_args(argv)
@@ -60,13 +68,18 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         doc = args.handler(args)
+        emit(doc, args.format)
     except EvalbarsError as error:
         print(f"evalbars: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as error:  # a file the command writes or reads: a folder, no permission
         print(f"evalbars: error: {_os_error(error)}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    emit(doc, args.format)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
+        if getattr(args, "from_json", None) is None:
+            raise  # a bug, not bad input: keep the traceback
+        print(f"evalbars: error: {_damaged(args.from_json, error)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     exit_status = getattr(args, "exit_status", None)
     return exit_status(doc) if exit_status is not None else 0
 

@@ -44,6 +44,16 @@ def _figure(width: float, height: float):
     return Figure(figsize=(width, height), layout="constrained")
 
 
+def _literal(text: str) -> str:
+    r"""``text`` as matplotlib should show it: a ``$`` in a model name is a dollar sign,
+    not the start of math (``\$`` is matplotlib's escape).
+
+    >>> _literal("cost $1 vs $2")
+    'cost \\$1 vs \\$2'
+    """
+    return text.replace("$", r"\$")
+
+
 def _scale(doc: dict) -> float:
     return 100.0 if _percent_like(doc) else 1.0
 
@@ -69,7 +79,7 @@ def _draw(ax, rows: list[dict], doc: dict, *, sign: bool = False, colors=None) -
         if row["estimate"] is not None:
             ax.plot([scale * row["estimate"]], [y], "o", color=color, mfc="white", mew=2,
                     ms=7, gid=f"estimate:{label}")
-    ax.set_yticks(range(len(rows)), [row.get("label", row["name"]) for row in rows])
+    ax.set_yticks(range(len(rows)), [_literal(row.get("label", row["name"])) for row in rows])
     ax.set_ylim(len(rows) - 0.5, -0.5)
     right = ax.twinx()
     right.set_ylim(ax.get_ylim())
@@ -171,8 +181,8 @@ def gap(doc: dict, *, method: str | None = None):
         ax.set_xlim(middle - span / 2, middle + span / 2)
     difference = doc["difference"]
     left.set_title("Each model on its own", loc="left", fontsize=11)
-    right.set_title(f"The gap {difference['b']} \u2212 {difference['a']}", loc="left",
-                    fontsize=11)
+    b, a = _literal(difference["b"]), _literal(difference["a"])
+    right.set_title(f"The gap {b} \u2212 {a}", loc="left", fontsize=11)
     left.set_xlabel(axis_label(doc, "score", scores[0]["method"]))
     right.set_xlabel(axis_label(doc, "gap", gaps[0]["method"]))
     return figure
@@ -437,8 +447,8 @@ def seeds(doc: dict, *, method: str | None = None):
                  "high": i["high"]} for i in difference["intervals"]]
         _draw(right, gaps, doc, sign=True, colors=(COLORS[2], "#8c8c8c"))
         right.axvline(0.0, color="#1d2330", lw=1, ls="--")
-        right.set_title(f"{difference['b']} \u2212 {difference['a']} (runs as the unit)",
-                        loc="left", fontsize=11)
+        b, a = _literal(difference["b"]), _literal(difference["a"])
+        right.set_title(f"{b} \u2212 {a} (runs as the unit)", loc="left", fontsize=11)
         right.set_xlabel(axis_label(doc, "gap"))
     else:
         left = figure.add_subplot()

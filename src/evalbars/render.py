@@ -243,6 +243,22 @@ RENDERER_MODULES = {"ci": "render", "compare": "render", "bradley-terry": "rende
 any other kind K is rendered by the module ``evalbars.render_K``."""
 
 
+def known_kinds() -> frozenset[str]:
+    """Every document ``kind`` evalbars renders: those of :data:`RENDERER_MODULES` and
+    each ``evalbars.render_<kind>`` module.
+
+    >>> {"ci", "compare", "leaderboard", "power"} <= known_kinds()
+    True
+    """
+    import pkgutil
+    from pathlib import Path
+
+    found = {info.name.removeprefix("render_")
+             for info in pkgutil.iter_modules([str(Path(__file__).parent)])
+             if info.name.startswith("render_")}
+    return frozenset(found | set(RENDERER_MODULES))
+
+
 def render(doc: dict, output_format: str) -> str:
     """Render any report document as ``"text"`` or ``"markdown"``.
 
@@ -252,7 +268,9 @@ def render(doc: dict, output_format: str) -> str:
     """
     import importlib
 
-    module = importlib.import_module("." + RENDERER_MODULES.get(doc["kind"], f"render_{doc['kind']}"), __package__)
+    kind = doc["kind"]
+    module = importlib.import_module("." + RENDERER_MODULES.get(kind, f"render_{kind}"),
+                                     __package__)
     if output_format == "markdown":
         from .report_html import md_safe
 

@@ -38,10 +38,15 @@ def add_source_options(parser: argparse.ArgumentParser, *, pair: bool = True,
 
 
 def read_document(path: str) -> dict:
-    """A report document saved as JSON, checked to look like one."""
+    """A report document saved as JSON, checked to be of a kind evalbars renders.
+
+    Whether it holds every field its kind needs shows only when it is rendered; the
+    command line reports a damaged document then (:func:`evalbars.cli.main`).
+    """
     import json
 
     from .._errors import EvalbarsError
+    from ..render import known_kinds
 
     try:
         with open(path, encoding="utf-8") as handle:
@@ -51,9 +56,16 @@ def read_document(path: str) -> dict:
     except json.JSONDecodeError as error:
         raise EvalbarsError(f"--from-json {path!r} is not JSON: line {error.lineno}, column "
                             f"{error.colno}: {error.msg}") from None
+    except RecursionError:
+        raise EvalbarsError(f"--from-json {path!r} is nested too deeply to be an evalbars "
+                            "report document") from None
     if not isinstance(doc, dict) or "kind" not in doc or "schema_version" not in doc:
         raise EvalbarsError(f"--from-json {path!r} is not an evalbars report document (a JSON "
                             "object with 'schema_version' and 'kind', as --format json prints)")
+    kinds = known_kinds()
+    if not isinstance(doc["kind"], str) or doc["kind"] not in kinds:
+        raise EvalbarsError(f"--from-json {path!r} is of kind {doc['kind']!r}, which evalbars "
+                            f"does not know; kinds are {', '.join(sorted(kinds))}")
     return doc
 
 
