@@ -30,6 +30,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+import evalbars
 from evalbars import clustering
 from evalbars._errors import EvalbarsError
 from evalbars.bootstrap import percentile_interval
@@ -475,10 +476,105 @@ def test_sign_flip_enumeration_equals_brute_force(seed):
     assert r.statistic == pytest.approx(np.mean(b - a), abs=1e-15)
 
 
-def test_sign_flip_monte_carlo_is_within_a_few_mc_errors_of_exact(topics):
-    a, b, labels = topics  # 16 topics with a nonzero total difference
-    exact = cluster_sign_flip(a, b, labels, n_resamples=2**16)
-    assert exact.exact
+def vectorized_brute_force_sign_flip(totals) -> float:
+    """Every sign pattern as a row of +-1 (from the bits of 0..2**G-1), in chunks."""
+    totals = np.asarray(totals, dtype=float)
+    g = totals.size
+    observed = abs(totals.sum()) - 1e-9 * np.abs(totals).sum()
+    hits = 0
+    for start in range(0, 2**g, 2**16):
+        patterns = np.arange(start, min(2**g, start + 2**16))[:, None] >> np.arange(g) & 1
+        hits += int(np.count_nonzero(np.abs((2 * patterns - 1) @ totals) >= observed))
+    return hits / 2**g
+
+
+def integer_sign_flip(totals) -> Fraction:
+    """Exact p for integer totals: the law of sum_c s_c T_c built by convolution."""
+    law = {0: 1}
+    for t in totals:
+        step: dict = {}
+        for total, count in law.items():
+            for moved in (total + t, total - t):
+                step[moved] = step.get(moved, 0) + count
+        law = step
+    observed = abs(sum(totals))
+    return Fraction(sum(c for total, c in law.items() if abs(total) >= observed),
+                    2 ** len(totals))
+
+
+def cluster_totals(a, b, labels) -> list:
+    return [float(np.sum((b - a)[labels == g])) for g in np.unique(labels)]
+
+
+@pytest.mark.parametrize("g", [14, 16])
+def test_sign_flip_enumerates_more_patterns_than_resamples(g):
+    # 2**g patterns against n_resamples=100: the old budget rule took Monte Carlo here.
+    rng = np.random.default_rng(g)
+    labels = np.repeat(np.arange(g), 3)
+    a = rng.random(3 * g)
+    b = a + rng.normal(0.1, 0.3, 3 * g)
+    r = cluster_sign_flip(a, b, labels, n_resamples=100)
+    assert r.exact and r.n_resamples is None and r.mc_error is None
+    assert r.p_value == pytest.approx(brute_force_sign_flip(a, b, labels), abs=1e-12)
+
+
+def test_sign_flip_is_exact_for_20_clusters():
+    rng = np.random.default_rng(20)
+    labels = rng.integers(0, 20, size=400)
+    a = rng.random(400)
+    b = a + rng.normal(0.03, 0.3, 400)
+    assert np.unique(labels).size == 20 and np.count_nonzero(cluster_totals(a, b, labels)) == 20
+    r = cluster_sign_flip(a, b, labels)
+    assert r.exact and 0.001 < r.p_value < 0.9
+    assert r.p_value == pytest.approx(
+        vectorized_brute_force_sign_flip(cluster_totals(a, b, labels)), abs=1e-12)
+
+
+def test_sign_flip_on_the_cookbook_is_exact(topics):
+    # 20 topics, 16 with a nonzero total difference: 2**16 patterns, more than the default
+    # 10,000 resamples, enumerated all the same. Expected 18528 / 2**20 = 0.017670 from
+    # scipy.stats.permutation_test((totals,), np.sum, permutation_type="samples",
+    # n_resamples=np.inf) on the 20 topic totals (this calculation: no seed text or
+    # EXPECTED.md prints a cluster sign-flip p). The Monte Carlo route it replaces gave
+    # 0.0171 or 0.0182 (mc_error 0.0013) with 10,000 resamples, depending on the seed.
+    a, b, labels = topics
+    r = cluster_sign_flip(a, b, labels)
+    assert r.exact and r.n_resamples is None and r.mc_error is None
+    assert r.p_value == 18528 / 2**20 == 1158 / 2**16
+    totals = [int(t) for t in cluster_totals(a, b, labels)]
+    assert len(totals) == 20 and sum(t != 0 for t in totals) == 16
+    assert r.p_value == integer_sign_flip(totals)  # independent: exact integer arithmetic
+    doc = evalbars.compare(EXAMPLES / "cookbook_topics.csv", a="system_a", b="system_b",
+                           cluster="topic_id").to_dict()
+    assert doc["tests"][0] == {"name": "cluster-sign-flip", "statistic": pytest.approx(0.095),
+                               "p_value": r.p_value}  # exact: no n_resamples, no mc_error
+
+
+@pytest.fixture(scope="module")
+def many_clusters() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(a, b, labels): 24 clusters of 5 items with continuous scores, the Monte Carlo route."""
+    rng = np.random.default_rng(12)
+    labels = np.repeat(np.arange(24), 5)
+    a = rng.random(120)
+    return a, a + rng.normal(0.04, 0.3, 120), labels
+
+
+def test_sign_flip_monte_carlo_ignores_row_order_names_and_swaps(many_clusters):
+    a, b, labels = many_clusters
+    kwargs = {"n_resamples": 3000, "seed": np.random.SeedSequence(7)}
+    first = cluster_sign_flip(a, b, labels, **kwargs)
+    assert not first.exact and first.n_resamples == 3000
+    for seed in range(3):
+        (a2, b2), labels2 = shuffled_and_renamed(seed, a, b, labels=labels)
+        assert cluster_sign_flip(a2, b2, labels2, **kwargs) == first
+    back = cluster_sign_flip(b, a, labels, **kwargs)
+    assert back.p_value == first.p_value and back.statistic == -first.statistic
+
+
+def test_sign_flip_monte_carlo_is_within_a_few_mc_errors_of_exact(many_clusters):
+    a, b, labels = many_clusters  # 24 clusters: 2**24 patterns
+    exact = cluster_sign_flip(a, b, labels, n_resamples=2**24)
+    assert exact.exact and 0.01 < exact.p_value < 0.5
     for seed in range(3):
         mc = cluster_sign_flip(a, b, labels, n_resamples=20_000, seed=np.random.SeedSequence(seed))
         assert not mc.exact and mc.n_resamples == 20_000
@@ -541,10 +637,10 @@ def test_warnings(topics):
      r"^seed must be a numpy.random.SeedSequence; got 3$"),
     (lambda: cluster_sign_flip([0, 0], [1, 2], [0, 1], seed=3),
      r"^seed must be a numpy.random.SeedSequence or None; got 3$"),
-    (lambda: cluster_sign_flip([0] * 12, list(range(1, 13)), list(range(12)), n_resamples=100),
-     r"^seed must be a numpy.random.SeedSequence for the Monte Carlo cluster sign-flip test "
-     r"\(12 clusters with a nonzero total difference give 2\*\*12 sign patterns, more than "
-     r"n_resamples=100\); got None$"),
+    (lambda: cluster_sign_flip([0] * 21, list(range(1, 22)), list(range(21)), n_resamples=100),
+     r"^seed must be a numpy.random.SeedSequence for the Monte Carlo cluster-sign-flip test "
+     r"\(21 clusters with a nonzero total difference give 2\*\*21 sign patterns, too many "
+     r"to enumerate: more than 2\*\*20 and more than n_resamples=100\); got None$"),
     (lambda: cluster_warnings([]),
      r"^clusters must hold at least 2 distinct labels .*; got 0$"),
 ])

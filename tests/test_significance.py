@@ -342,7 +342,10 @@ def test_sign_flip_counts_rounding_ties_as_ties():
     a = np.array([0.3, 0.4, 0.1, 0.5, 0.6])
     b = np.array([0.1, 0.3, 0.3, 0.5, 0.7])
     assert sign_flip(a, b).p_value == 1.0
-    assert sign_flip(a, b, n_resamples=4, seed=seed()).p_value == 1.0  # Monte Carlo too
+    # Monte Carlo too: six copies (24 nonzero differences, more than enumeration takes)
+    # sum to -3.3e-16 in floats; every draw counts, so p = (B + 1) / (B + 1).
+    mc = sign_flip(np.tile(a, 6), np.tile(b, 6), n_resamples=4, seed=seed())
+    assert not mc.exact and mc.p_value == 1.0
     assert TIE_RTOL == 1e-9
 
 
@@ -368,11 +371,29 @@ def test_sign_flip_monte_carlo_is_never_zero():
 
 
 def test_sign_flip_route_boundary():
+    # Enumeration up to SIGN_FLIP_EXACT_MAX = 20 nonzero differences whatever
+    # n_resamples, and beyond that while 2**m <= n_resamples.
+    assert significance.SIGN_FLIP_EXACT_MAX == 20
     rng = np.random.default_rng(301)
-    a, b = rng.random(10), rng.random(10)
-    assert sign_flip(a, b, n_resamples=1024).exact
-    r = sign_flip(a, b, n_resamples=1023, seed=seed())
-    assert not r.exact and r.n_resamples == 1023
+    a, b = rng.random(21), rng.random(21)
+    twenty = sign_flip(a[:20], b[:20], n_resamples=1)
+    assert twenty.exact and twenty.n_resamples is None and twenty.mc_error is None
+    assert sign_flip(a, b, n_resamples=2**21).exact
+    assert significance._enumerates(21, 2**21) and not significance._enumerates(21, 2**21 - 1)
+    r = sign_flip(a, b, n_resamples=1000, seed=seed())
+    assert not r.exact and r.n_resamples == 1000
+
+
+def test_sign_flip_enumerates_up_to_20_differences_whatever_n_resamples():
+    # 2**17 patterns, more than the default 10,000 resamples: exact all the same, and
+    # equal to scipy.stats.permutation_test enumerating every pattern.
+    rng = np.random.default_rng(302)
+    a = rng.random(17)
+    b = a + rng.normal(0.2, 0.4, 17)
+    r = sign_flip(a, b)
+    assert r.exact and r.n_resamples is None
+    assert r.to_dict() == {"name": "sign-flip", "statistic": r.statistic, "p_value": r.p_value}
+    assert r.p_value == pytest.approx(float(_perm_mean(b - a)), rel=1e-12)
 
 
 # --- degenerate data ------------------------------------------------------------------
@@ -540,7 +561,7 @@ def test_error_lengths_differ():
 
 
 def test_error_empty():
-    with pytest.raises(EvalbarsError, match=r"a and b must hold at least one question; got 0"):
+    with pytest.raises(EvalbarsError, match=r"^a must hold at least one question; got 0$"):
         paired_test([], [], name="sign")
 
 
@@ -565,10 +586,12 @@ def test_error_seed_type():
 
 def test_error_seed_missing_for_monte_carlo():
     rng = np.random.default_rng(500)
-    a, b = rng.random(20), rng.random(20)
-    with pytest.raises(EvalbarsError, match=r"seed must be a numpy.random.SeedSequence for "
-                                            r"the Monte Carlo sign-flip test \(20 nonzero "
-                                            r"differences .* n_resamples=10000\); got None"):
+    a, b = rng.random(21), rng.random(21)
+    with pytest.raises(EvalbarsError, match=r"^seed must be a numpy.random.SeedSequence for "
+                                            r"the Monte Carlo sign-flip test \(21 nonzero "
+                                            r"differences give 2\*\*21 sign patterns, too "
+                                            r"many to enumerate: more than 2\*\*20 and more "
+                                            r"than n_resamples=10000\); got None$"):
         sign_flip(a, b)
 
 

@@ -22,6 +22,7 @@ from scipy import special
 
 from ._errors import EvalbarsError
 from ._types import Interval
+from ._validate import pair, require_binary, scores
 
 __all__ = [
     "BINOMIAL_METHODS",
@@ -193,21 +194,6 @@ def _count(value: object, name: str) -> int:
     raise EvalbarsError(f"{name} must be a whole number; got {value!r}")
 
 
-def _scores(x: object, name: str) -> np.ndarray:
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
-        raise EvalbarsError(f"{name} must be an array of numbers; got {type(x).__name__}") from None
-    if arr.ndim != 1 or arr.size == 0:
-        raise EvalbarsError(f"{name} must be a non-empty 1-D array; got shape {arr.shape}")
-    bad = np.flatnonzero(~np.isfinite(arr))
-    if bad.size:
-        raise EvalbarsError(
-            f"{name} must contain only finite numbers; got {arr[bad[0]]} at index {bad[0]}"
-        )
-    return arr
-
-
 # --- public API -------------------------------------------------------------------
 
 
@@ -306,7 +292,7 @@ def mean_interval(x: np.ndarray, *, method: str, confidence_level: float = 0.95)
     """
     compute = _method(_MEAN, method, "mean_interval")
     level = _level(confidence_level)
-    low, high = compute(_scores(x, "x"), level)
+    low, high = compute(scores(x, "x"), level)
     return Interval(method, float(low), float(high), level)
 
 
@@ -363,19 +349,8 @@ def paired_interval(
     """
     compute = _method(_PAIRED, method, "paired_interval")
     level = _level(confidence_level)
-    a_arr, b_arr = _scores(a, "a"), _scores(b, "b")
-    if a_arr.size != b_arr.size:
-        raise EvalbarsError(
-            f"a and b must have the same length (one score per question); "
-            f"got {a_arr.size} and {b_arr.size}"
-        )
+    a_arr, b_arr = pair(a, b)
     if method == "newcombe":
-        for name, arr in (("a", a_arr), ("b", b_arr)):
-            bad = np.flatnonzero((arr != 0) & (arr != 1))
-            if bad.size:
-                raise EvalbarsError(
-                    f"{name} must contain only 0/1 scores for method 'newcombe'; "
-                    f"got {arr[bad[0]]} at index {bad[0]}"
-                )
+        require_binary(a_arr, b_arr, "method 'newcombe'")
     low, high = compute(a_arr, b_arr, level)
     return Interval(method, float(low), float(high), level)

@@ -30,6 +30,7 @@ from scipy import special
 from ._errors import EvalbarsError
 from ._resample import sign_flip_sums
 from ._types import TestResult
+from ._validate import pair, require_binary
 
 __all__ = [
     "BINARY_TESTS",
@@ -64,6 +65,11 @@ _WILCOXON_PERMUTATION_MAX_N = 13
 """scipy 1.17 ``method="auto"``: with ties or zeros, exact sign-flip permutation up to this
 n (2**13 patterns fit in scipy's default 9999 resamples, so scipy enumerates them)."""
 
+SIGN_FLIP_EXACT_MAX = 20
+"""``sign-flip`` and ``cluster-sign-flip`` enumerate all ``2**m`` sign patterns whenever
+at most this many differences (cluster totals) are nonzero, whatever ``n_resamples``:
+2**20 patterns, about a million, take well under a millisecond by meet in the middle."""
+
 _ENUMERATION_CHUNK = 1 << 14
 """Half-sums of the sign-flip enumeration handled per vectorized step."""
 
@@ -71,51 +77,11 @@ _ENUMERATION_CHUNK = 1 << 14
 # --- validation ---------------------------------------------------------------------
 
 
-def _scores(x: object, name: str) -> np.ndarray:
-    """``x`` as a 1-D float array of finite numbers, or EvalbarsError."""
-    try:
-        arr = np.asarray(x)
-    except (TypeError, ValueError) as exc:
-        raise EvalbarsError(
-            f"{name} must be a 1-D array of numbers; got {type(x).__name__} ({exc})"
-        ) from None
-    if arr.ndim != 1:
-        raise EvalbarsError(f"{name} must be a 1-D array of per-question scores; "
-                            f"got shape {arr.shape}")
-    if arr.dtype.kind not in "biuf":
-        raise EvalbarsError(f"{name} must contain numbers (0/1 or real scores); "
-                            f"got values of dtype {arr.dtype}")
-    arr = arr.astype(float)
-    bad = np.flatnonzero(~np.isfinite(arr))
-    if bad.size:
-        raise EvalbarsError(f"{name} must contain only finite numbers; "
-                            f"got {arr[bad[0]]} at index {bad[0]}")
-    return arr
-
-
-def _pair(a: object, b: object) -> tuple[np.ndarray, np.ndarray]:
-    a_arr, b_arr = _scores(a, "a"), _scores(b, "b")
-    if a_arr.size != b_arr.size:
-        raise EvalbarsError(
-            f"a and b must have the same length (one score per question, aligned); "
-            f"got {a_arr.size} and {b_arr.size}"
-        )
-    if a_arr.size == 0:
-        raise EvalbarsError("a and b must hold at least one question; got 0")
-    return a_arr, b_arr
-
-
 def _binary_pair(a: object, b: object, test: str) -> tuple[int, int]:
     """Validated 0/1 pair -> (a_only, b_only) discordant counts."""
-    a_arr, b_arr = _pair(a, b)
-    for name, arr in (("a", a_arr), ("b", b_arr)):
-        bad = np.flatnonzero((arr != 0) & (arr != 1))
-        if bad.size:
-            raise EvalbarsError(
-                f"{name} must contain only 0/1 scores for test {test!r}; got {arr[bad[0]]} "
-                f"at index {bad[0]} (for continuous scores use 'sign', 'sign-flip', "
-                f"'paired-t' or 'wilcoxon')"
-            )
+    a_arr, b_arr = pair(a, b)
+    require_binary(a_arr, b_arr, f"test {test!r}", " (for continuous scores use 'sign', "
+                   "'sign-flip', 'paired-t' or 'wilcoxon')")
     a_only = int(np.count_nonzero((a_arr == 1) & (b_arr == 0)))
     b_only = int(np.count_nonzero((a_arr == 0) & (b_arr == 1)))
     return a_only, b_only
@@ -337,7 +303,7 @@ def sign_test(a: object, b: object) -> TestResult:
     >>> r.statistic, r.p_value
     (4.0, 0.375)
     """
-    a_arr, b_arr = _pair(a, b)
+    a_arr, b_arr = pair(a, b)
     d = b_arr - a_arr
     k = int(np.count_nonzero(d > 0))
     m = k + int(np.count_nonzero(d < 0))
@@ -372,6 +338,65 @@ def _count_as_extreme(mags: np.ndarray, threshold: float) -> int:
     return count
 
 
+def _enumerates(m: int, n_resamples: int) -> bool:
+    """Whether a sign-flip test on ``m`` nonzero units enumerates all ``2**m`` patterns.
+
+    Always up to :data:`SIGN_FLIP_EXACT_MAX` units, and beyond that while the patterns
+    are no more than the Monte Carlo resamples they would replace.
+
+    >>> _enumerates(20, 1), _enumerates(21, 2**21), _enumerates(21, 2**21 - 1)
+    (True, True, False)
+    """
+    return m <= SIGN_FLIP_EXACT_MAX or (1 << m) <= n_resamples
+
+
+def _flip_signs(
+    name: str,
+    statistic: float,
+    units: np.ndarray,
+    *,
+    n_resamples: int,
+    seed: np.random.SeedSequence | None,
+    described: str,
+) -> TestResult:
+    """The sign-flip test of ``sum(units) = 0``: the three routes of :func:`sign_flip`.
+
+    ``units`` are the independent values whose signs are flipped (per-question
+    differences, or per-cluster totals for ``cluster-sign-flip``); ``described`` says
+    what they are in the error raised when Monte Carlo is needed without a seed.
+
+    >>> r = _flip_signs("sign-flip", 1.0, np.array([1.0, 2.0, 3.0]), n_resamples=1,
+    ...                 seed=None, described="nonzero differences")
+    >>> r.p_value, r.exact
+    (0.25, True)
+    """
+    mags = np.sort(np.abs(units[units != 0]))
+    m = mags.size
+    if m == 0:
+        return TestResult(name, statistic, 1.0)
+    if mags[0] == mags[-1]:
+        k = int(np.count_nonzero(units > 0))
+        return TestResult(name, statistic, _binom_two_sided(k, m))
+
+    threshold = abs(math.fsum(units)) - TIE_RTOL * math.fsum(mags)
+    if _enumerates(m, n_resamples):
+        p = _count_as_extreme(mags, threshold) / float(1 << m)
+        return TestResult(name, statistic, float(min(p, 1.0)))
+
+    if seed is None:
+        raise EvalbarsError(
+            f"seed must be a numpy.random.SeedSequence for the Monte Carlo {name} test "
+            f"({m} {described} give 2**{m} sign patterns, too many to enumerate: more "
+            f"than 2**{SIGN_FLIP_EXACT_MAX} and more than n_resamples={n_resamples}); "
+            f"got None"
+        )
+    sums = sign_flip_sums(mags, n_resamples=n_resamples, seed=seed)
+    k = int(np.count_nonzero(np.abs(sums) >= threshold))
+    p = (k + 1) / (n_resamples + 1)
+    return TestResult(name, statistic, p, exact=False, n_resamples=n_resamples,
+                      mc_error=math.sqrt(p * (1.0 - p) / n_resamples))
+
+
 def sign_flip(
     a: object,
     b: object,
@@ -386,16 +411,18 @@ def sign_flip(
     a, b : array_like
         1-D, equal-length scores of models A and B, aligned by question.
     n_resamples : int
-        Monte Carlo resamples B, and the enumeration budget: the test is exact
-        whenever ``2**m <= n_resamples`` (``m`` nonzero differences).
+        Monte Carlo resamples B, and an enumeration budget: the test is exact whenever
+        ``m <= SIGN_FLIP_EXACT_MAX`` (20) or ``2**m <= n_resamples`` (``m`` nonzero
+        differences).
     seed : numpy.random.SeedSequence, optional
         Required only when the Monte Carlo path is taken.
 
     Returns
     -------
     TestResult
-        ``statistic`` is ``mean(d)`` (signed: positive when B scores higher). For
-        Monte Carlo, ``exact=False`` with ``n_resamples`` and ``mc_error`` set.
+        ``statistic`` is ``mean(d)`` (signed: positive when B scores higher). Exact:
+        ``exact=True``, ``n_resamples`` and ``mc_error`` None. Monte Carlo:
+        ``exact=False`` with ``n_resamples`` and ``mc_error`` set.
 
     Notes
     -----
@@ -407,8 +434,11 @@ def sign_flip(
     1. Every nonzero ``|d_i|`` equal (0/1 data, any n): ``S`` is ``c (2X - m)`` with
        ``X ~ Binomial(m, 1/2)``, so ``p = min(1, 2 P(X <= min(k, m - k)))``, ``k``
        the positive count -- the same p as :func:`mcnemar_exact`. Exact.
-    2. ``2**m <= n_resamples``: all ``2**m`` sign patterns are enumerated
-       (meet in the middle, vectorized) and ``p = count / 2**m``. Exact.
+    2. ``m <= SIGN_FLIP_EXACT_MAX`` or ``2**m <= n_resamples``: all ``2**m`` sign
+       patterns are enumerated and ``p = count / 2**m``. Exact. Meet in the middle:
+       the sorted ``2**(m/2)`` signed sums of each half, then binary searches, so
+       memory is O(2**(m/2)) and ``m = 20`` (about 10**6 patterns) takes well under a
+       millisecond.
     3. Otherwise Monte Carlo through ``sign_flip_sums``:
        ``p = (k + 1) / (B + 1)`` with ``k`` the resamples reaching ``|T|``, never 0;
        ``mc_error = sqrt(p (1 - p) / B)``.
@@ -431,39 +461,18 @@ def sign_flip(
     >>> r = sign_flip(a, b)
     >>> round(r.statistic, 4), r.p_value, r.exact
     (0.1875, 0.046875, True)
+    >>> rng = np.random.default_rng(0)
+    >>> a, b = rng.random(30), rng.random(30)
     >>> r = sign_flip(a, b, n_resamples=50, seed=np.random.SeedSequence(0))
     >>> r.exact, r.n_resamples, 0 < r.p_value <= 1
     (False, 50, True)
     """
-    a_arr, b_arr = _pair(a, b)
+    a_arr, b_arr = pair(a, b)
     n_resamples = _n_resamples(n_resamples)
     seed = _seed(seed)
     d = b_arr - a_arr
-    mean = _fsum_mean(d)
-    mags = np.sort(np.abs(d[d != 0]))
-    m = mags.size
-    if m == 0:
-        return TestResult("sign-flip", mean, 1.0)
-    if mags[0] == mags[-1]:
-        k = int(np.count_nonzero(d > 0))
-        return TestResult("sign-flip", mean, _binom_two_sided(k, m))
-
-    threshold = abs(math.fsum(d)) - TIE_RTOL * math.fsum(mags)
-    if (1 << m) <= n_resamples:
-        p = _count_as_extreme(mags, threshold) / float(1 << m)
-        return TestResult("sign-flip", mean, float(min(p, 1.0)))
-
-    if seed is None:
-        raise EvalbarsError(
-            f"seed must be a numpy.random.SeedSequence for the Monte Carlo sign-flip test "
-            f"({m} nonzero differences give 2**{m} sign patterns, more than "
-            f"n_resamples={n_resamples}); got None"
-        )
-    sums = sign_flip_sums(mags, n_resamples=n_resamples, seed=seed)
-    k = int(np.count_nonzero(np.abs(sums) >= threshold))
-    p = (k + 1) / (n_resamples + 1)
-    return TestResult("sign-flip", mean, p, exact=False, n_resamples=n_resamples,
-                      mc_error=math.sqrt(p * (1.0 - p) / n_resamples))
+    return _flip_signs("sign-flip", _fsum_mean(d), d, n_resamples=n_resamples, seed=seed,
+                       described="nonzero differences")
 
 
 def paired_t(a: object, b: object) -> TestResult:
@@ -496,7 +505,7 @@ def paired_t(a: object, b: object) -> TestResult:
     >>> round(r.statistic, 4), round(r.p_value, 4)
     (1.9764, 0.1051)
     """
-    a_arr, b_arr = _pair(a, b)
+    a_arr, b_arr = pair(a, b)
     d = b_arr - a_arr
     n = d.size
     if n < 2 or not np.any(d):
@@ -575,7 +584,7 @@ def wilcoxon(a: object, b: object) -> TestResult:
     >>> r.statistic, r.p_value, r.exact
     (3.0, 0.0390625, True)
     """
-    a_arr, b_arr = _pair(a, b)
+    a_arr, b_arr = pair(a, b)
     d = b_arr - a_arr
     nonzero = d[d != 0]
     n, m = d.size, nonzero.size
