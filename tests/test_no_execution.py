@@ -33,7 +33,7 @@ import numpy as np
 import pytest
 
 import evalbars
-from evalbars import render, report_html, report_latex
+from evalbars import render, report_html, report_latex, report_markdown
 from evalbars.cli import main
 
 pd = pytest.importorskip("pandas")
@@ -158,7 +158,7 @@ def test_html_shows_the_hostile_names_as_text(documents):
 def markdowns(doc: dict) -> dict[str, str]:
     """The document as ``--format markdown`` prints it and as ``report -o x.md`` writes it."""
     return {"--format markdown": render.render(doc, "markdown"),
-            "report -o x.md": report_html.render_markdown(doc)}
+            "report -o x.md": report_markdown.render_markdown(doc)}
 
 
 RAW_HTML = re.compile(r"<(?!/?sub>)[A-Za-z!/?]")
@@ -262,7 +262,6 @@ IMPORTS_BY_NAME = {
     "__init__.py": "lazy attributes of the package: a fixed table of module names",
     "render.py": "evalbars.render_<kind>: the kind selects one of the package's own "
                  "renderer modules; a relative name cannot leave the package",
-    "report_html.py": "the same renderer modules, as render.py",
 }
 """Files (under src/evalbars) allowed to call importlib.import_module, and why it is safe."""
 
@@ -327,7 +326,7 @@ def test_module_import_by_name_stays_inside_the_package(documents):
     doc = dict(documents["compare"], kind="..os")
     with pytest.raises(ImportError):
         render.render(doc, "text")  # evalbars.render_..os: no such module, nothing imported
-    assert report_html.render_markdown(doc).strip()  # an unknown kind gets generic sections
+    assert report_markdown.render_markdown(doc).strip()  # an unknown kind gets generic sections
 
 
 def test_names_used_as_keys_are_escaped_too():

@@ -9,7 +9,7 @@ from evalbars import power, simulate
 from evalbars._errors import EvalbarsError
 from evalbars._notebook import NotebookMixin, frame_rows
 from evalbars.gate import gate
-from test_report_html import HOSTILE, leaderboard_doc, passk_doc
+from _report_documents import HOSTILE, leaderboard_doc, passk_doc
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """The playground page: self-contained, faithful to evalbars.simulate, and working in a browser.
 
-The browser tests use the DevTools-protocol client of test_report_html (headless
-Chromium; they skip only when no Chromium is installed).
+The browser tests use the DevTools-protocol client of _browser.py (headless Chromium;
+they skip only when no Chromium is installed).
 """
 import json
 import math
@@ -9,7 +9,7 @@ import re
 
 import numpy as np
 import pytest
-from test_report_html import browser, png_size  # noqa: F401  (browser is a fixture)
+from _browser import browser, png_size  # noqa: F401  (browser is a fixture)
 
 from evalbars import simulate
 from evalbars._errors import EvalbarsError

@@ -12,7 +12,7 @@ from evalbars import plots, power
 from evalbars._errors import EvalbarsError
 from evalbars.cli import main
 from evalbars.commands.plot import DESIGN_INPUTS
-from test_report_html import bradley_terry_doc, leaderboard_doc, passk_doc
+from _report_documents import bradley_terry_doc, leaderboard_doc, passk_doc
 
 matplotlib = pytest.importorskip("matplotlib")
 

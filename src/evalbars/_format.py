@@ -22,11 +22,40 @@ def value(x: float | None, score_type: str, decimals: int, *, sign: bool = False
     return text.replace("-", "\u2212") if sign else text
 
 
+def ends(interval: dict, score_type: str, decimals: int, *, sign: bool = False) -> str:
+    """An interval's two ends as 'low to high', each rounded as :func:`value`.
+
+    >>> ends({"low": 0.692, "high": 0.769}, "binary", 1)
+    '69.2 to 76.9'
+    """
+    return (f"{value(interval['low'], score_type, decimals, sign=sign)} to "
+            f"{value(interval['high'], score_type, decimals, sign=sign)}")
+
+
 def p_value(p: float | None) -> str:
     """A p-value as a careful paper writes it: 3 decimals, or '< 0.001'."""
     if p is None:
         return "n/a"
     return "< 0.001" if p < 0.001 else f"= {p:.3f}"
+
+
+def p_cell(p: float | None) -> str:
+    """A p-value for a table cell: 4 significant digits, or 'n/a'.
+
+    >>> p_cell(0.0071973), p_cell(None)
+    ('0.007197', 'n/a')
+    """
+    return "n/a" if p is None else f"{p:.4g}"
+
+
+def rank_range(row: dict) -> str:
+    """A rank interval as '2' or '1\u20133' (an en dash).
+
+    >>> rank_range({"rank_low": 1, "rank_high": 3})
+    '1\u20133'
+    """
+    low, high = row["rank_low"], row["rank_high"]
+    return str(low) if low == high else f"{low}\u2013{high}"
 
 
 def count(n: int) -> str:

@@ -9,13 +9,14 @@ missing one gives an :class:`~evalbars.EvalbarsError` naming the pip extra to in
 from __future__ import annotations
 
 from ._errors import EvalbarsError
+from ._estimates import estimates
 
 
 def frame_rows(doc: dict) -> list[dict]:
     """The rows of :meth:`NotebookMixin.to_frame` for a report document.
 
     Documents with intervals give one row per (quantity, method), as
-    :func:`evalbars.report_html.estimates`; a ``power`` document one row for its
+    :func:`evalbars._estimates.estimates`; a ``power`` document one row for its
     solution and one per grid row; a ``simulate`` document one row per rate.
 
     Examples
@@ -23,8 +24,6 @@ def frame_rows(doc: dict) -> list[dict]:
     >>> frame_rows({"kind": "simulate", "rates": {"aa": {"rate": 0.3, "mc_error": 0.01}}})
     [{'rate': 'aa', 'value': 0.3, 'mc_error': 0.01}]
     """
-    from .report_html import estimates
-
     kind = doc.get("kind")
     if kind == "power":
         keys = ("gap", "n", "power", "achieved_power", "exact_mcnemar_power", "n_clusters")

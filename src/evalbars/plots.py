@@ -25,12 +25,12 @@ import math
 from pathlib import Path
 
 from ._errors import EvalbarsError
-from .report_html import _percent_like, axis_label, digits, estimates, gap_label, level
+from ._estimates import estimates
+from ._labels import axis_label, digits, estimate_text, gap_label, level, percent_like
+from ._svg import COLORS
 
 __all__ = ["forest", "gap", "leaderboard", "plot", "power", "power_curves", "save"]
 
-COLORS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3",
-          "#8c8c8c")
 FORMATS = (".png", ".svg", ".pdf")
 """File types :func:`save` writes, chosen by the file's suffix."""
 
@@ -55,15 +55,11 @@ def _literal(text: str) -> str:
 
 
 def _scale(doc: dict) -> float:
-    return 100.0 if _percent_like(doc) else 1.0
+    return 100.0 if percent_like(doc) else 1.0
 
 
 def _value_text(doc: dict, row: dict, sign: bool = False) -> str:
-    from .report_html import _ends, _value
-
-    d = digits(doc)
-    return (f"{_value(doc, row['estimate'], d, sign)} "
-            f"({_ends(doc, row['low'], row['high'], d, sign)})")
+    return estimate_text(doc, row["estimate"], row["low"], row["high"], digits(doc), sign)
 
 
 def _draw(ax, rows: list[dict], doc: dict, *, sign: bool = False, colors=None) -> None:

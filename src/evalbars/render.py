@@ -1,47 +1,22 @@
 """Renderers: the terminal report and Markdown, each a pure function of the report document.
 
-Rounding happens here and only here; the document keeps full precision.
+Rounding happens here and only here; the document keeps full precision. This module
+renders ``ci`` and ``compare`` documents and dispatches every other kind to its module
+``evalbars.render_<kind>``.
 
 Every string of the document (model names, ids, file names) may come from the input, so
-:func:`render` shows control characters as escapes (:func:`visible`: a model named
-``"\\x1b[2J"`` cannot clear the terminal) and, for Markdown, escapes HTML and link
-syntax too (:func:`evalbars.report_html.md_safe`).
+:func:`render` shows control characters as escapes (:func:`evalbars._escape.visible`: a
+model named ``"\\x1b[2J"`` cannot clear the terminal) and, for Markdown, escapes HTML and
+link syntax too (:func:`evalbars._escape.md_safe`).
 """
 from __future__ import annotations
 
-import re
-import textwrap
+import importlib
+from types import ModuleType
 
 from . import _format as fmt
-
-_CONTROL = re.compile("[\\x00-\\x1f\\x7f-\\x9f\\u061c\\u200e\\u200f\\u2028\\u2029"
-                      "\\u202a-\\u202e\\u2066-\\u2069]")
-"""Characters that act instead of showing: C0 and C1 controls (ESC starts terminal
-escape sequences, a newline starts a new Markdown block), line and paragraph separators,
-and the bidirectional controls that can make text read in another order."""
-
-
-def _escape(match: re.Match) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def visible(value: object) -> object:
-    r"""``value`` with every control character in its strings (and dict keys) shown as an
-    escape.
-
-    Examples
-    --------
-    >>> visible({"name": "a\x1b[2Jb", "n": [1, "x\ny"]})
-    {'name': 'a\\x1b[2Jb', 'n': [1, 'x\\x0ay']}
-    """
-    if isinstance(value, str):
-        return value if _CONTROL.search(value) is None else _CONTROL.sub(_escape, value)
-    if isinstance(value, dict):  # keys too: some are model names ({"dropped": {name: n}})
-        return {visible(key): visible(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [visible(item) for item in value]
-    return value
+from ._escape import md_safe, visible
+from ._text_blocks import closing_lines, markdown_closing, md_table, source_lines, table
 
 
 def _digits(doc: dict) -> int:
@@ -54,24 +29,20 @@ def _digits(doc: dict) -> int:
     return fmt.decimals_for(doc["score_type"], min(widths) if widths else float("nan"))
 
 
-def _ends(interval: dict, score_type: str, digits: int, sign: bool = False) -> str:
-    return (f"{fmt.value(interval['low'], score_type, digits, sign=sign)} to "
-            f"{fmt.value(interval['high'], score_type, digits, sign=sign)}")
-
-
-def _model_rows(doc: dict, digits: int) -> tuple[list[str], list[list[str]]]:
+def model_rows(doc: dict, digits: int) -> tuple[list[str], list[list[str]]]:
     """Header and rows of the per-model table: one row per method, one column per model."""
     score_type = doc["score_type"]
     header = ["method"] + [m["name"] for m in doc["models"]]
     rows = [["mean"] + [fmt.value(m["mean"], score_type, digits) for m in doc["models"]]]
     for index, interval in enumerate(doc["models"][0]["intervals"]):
         label = interval["method"] + (" (default)" if index == 0 else "")
-        rows.append([label] + [_ends(m["intervals"][index], score_type, digits)
+        rows.append([label] + [fmt.ends(m["intervals"][index], score_type, digits)
                                for m in doc["models"]])
     return header, rows
 
 
-def _difference_rows(doc: dict, digits: int) -> list[list[str]]:
+def difference_rows(doc: dict, digits: int) -> list[list[str]]:
+    """Rows of the gap's table: each interval method (default first) and its interval."""
     rows = []
     for index, interval in enumerate(doc["difference"]["intervals"]):
         label = interval["method"]
@@ -79,22 +50,24 @@ def _difference_rows(doc: dict, digits: int) -> list[list[str]]:
             label += " (default)"
         if interval["method"] == "unpaired-wald":
             label += " (for contrast)"
-        rows.append([label, _ends(interval, doc["score_type"], digits, sign=True)])
+        rows.append([label, fmt.ends(interval, doc["score_type"], digits, sign=True)])
     return rows
 
 
-def _test_rows(doc: dict) -> list[list[str]]:
+def p_value_rows(doc: dict) -> list[list[str]]:
+    """Rows of the tests' table: test (default first), statistic, p."""
     rows = []
     for index, test in enumerate(doc["tests"]):
         statistic = "n/a" if test["statistic"] is None else f"{test['statistic']:.6g}"
-        p = "n/a" if test["p_value"] is None else f"{test['p_value']:.4g}"
+        p = fmt.p_cell(test["p_value"])
         if "n_resamples" in test:
             p += f" (\u00b1{test['mc_error']:.1g}, {fmt.count(test['n_resamples'])} resamples)"
         rows.append([test["name"] + (" (default)" if index == 0 else ""), statistic, p])
     return rows
 
 
-def _agreement_line(doc: dict) -> str:
+def agreement_line(doc: dict) -> str:
+    """How often the two models agree, question by question, in one line."""
     agreement = doc["agreement"]
     a, b = doc["difference"]["a"], doc["difference"]["b"]
     correlation = agreement["correlation"]
@@ -134,7 +107,7 @@ def _structure_rows(doc: dict) -> list[str]:
                 f"{c['effective_n']:.0f} of {fmt.count(m['n'])}"
             rows.append([m["name"], fmt.value(c["se"], score_type, 2),
                          fmt.value(c["se_naive"], score_type, 2), ratio, icc, deff, eff])
-        lines += _table(header, rows)
+        lines += table(header, rows)
     sampled = [m for m in doc["models"] if m.get("samples")]
     if sampled:
         lines += ["", "Sampled answers: question noise against sampling noise (standard errors)"]
@@ -148,25 +121,12 @@ def _structure_rows(doc: dict) -> list[str]:
                         + [fmt.value(split["se_floor"], score_type, 2),
                            "n/a" if split["question_equivalent"] is None else
                            f"{split['question_equivalent']:.1f}x the questions"])
-        lines += _table(header, rows)
+        lines += table(header, rows)
     return lines
-
-
-def _table(header: list[str] | None, rows: list[list[str]], indent: str = "  ") -> list[str]:
-    everything = ([header] if header else []) + rows
-    widths = [max(len(row[i]) for row in everything) for i in range(len(everything[0]))]
-    return [indent + "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()
-            for row in everything]
 
 
 def _units(doc: dict) -> str:
     return "%" if doc["score_type"] == "binary" else "score units"
-
-
-def _footer(doc: dict) -> str:
-    settings = doc["settings"]
-    return (f"seed {settings['seed']} \u00b7 {fmt.count(settings['n_resamples'])} resamples "
-            f"\u00b7 evalbars {doc['provenance']['version']}")
 
 
 def render_text(doc: dict, width: int = 92) -> str:
@@ -175,14 +135,9 @@ def render_text(doc: dict, width: int = 92) -> str:
     level = f"{doc['settings']['confidence_level']:.0%}"
     kind = "0/1 scores" if doc["score_type"] == "binary" else "continuous scores"
     lines = [f"evalbars {doc['kind']}: {fmt.count(doc['n_items'])} questions, {kind}"]
-    description = doc["provenance"].get("source", {}).get("description")
-    if description:
-        lines.append(f"read: {description}")
-    if doc.get("dropped"):
-        dropped = ", ".join(f"{k} {fmt.count(v)}" for k, v in doc["dropped"].items())
-        lines.append(f"--intersect dropped items present for one model only: {dropped}")
+    lines += source_lines(doc, dropped="items present for one model only")
     lines += ["", f"Scores ({level} intervals, {_units(doc)})"]
-    lines += _table(*_model_rows(doc, digits))
+    lines += table(*model_rows(doc, digits))
     lines += _structure_rows(doc)
     if doc["kind"] == "compare":
         difference = doc["difference"]
@@ -190,32 +145,15 @@ def render_text(doc: dict, width: int = 92) -> str:
         gap = fmt.value(difference["estimate"], doc["score_type"], digits, sign=True)
         lines += ["", f"Difference {difference['b']} \u2212 {difference['a']}: {gap}{unit} "
                       f"({level} intervals)"]
-        lines += _table(None, _difference_rows(doc, digits))
+        lines += table(None, difference_rows(doc, digits))
         ratio = difference["width_ratio_unpaired_to_paired"]
         if ratio is not None:
             lines.append(f"  pairing made the interval {ratio:.1f}x narrower than the unpaired one")
-        lines += ["", "Agreement", "  " + _agreement_line(doc)]
+        lines += ["", "Agreement", "  " + agreement_line(doc)]
         lines += ["", "Tests (two-sided)"]
-        lines += _table(["test", "statistic", "p"], _test_rows(doc))
-    lines += ["", "Result"]
-    lines += textwrap.wrap(doc["statement"], width, initial_indent="  ", subsequent_indent="  ")
-    if doc["warnings"]:
-        lines += ["", "Warnings"]
-        for warning in doc["warnings"]:
-            lines += textwrap.wrap(warning, width, initial_indent="  - ",
-                                   subsequent_indent="    ")
-    lines += ["", _footer(doc)]
+        lines += table(["test", "statistic", "p"], p_value_rows(doc))
+    lines += closing_lines(doc, width)
     return "\n".join(lines) + "\n"
-
-
-def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
-    def cell(text: str) -> str:
-        return text.replace("|", "\\|")
-
-    out = ["| " + " | ".join(cell(h) for h in header) + " |",
-           "|" + "|".join("---" for _ in header) + "|"]
-    out += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
-    return out
 
 
 def render_markdown(doc: dict) -> str:
@@ -224,17 +162,15 @@ def render_markdown(doc: dict) -> str:
     level = f"{doc['settings']['confidence_level']:.0%}"
     lines = [f"### evalbars {doc['kind']}: {fmt.count(doc['n_items'])} questions", "",
              doc["statement"], "", f"**Scores** ({level} intervals, {_units(doc)})", ""]
-    lines += _md_table(*_model_rows(doc, digits))
+    lines += md_table(*model_rows(doc, digits))
     if doc["kind"] == "compare":
         difference = doc["difference"]
         gap = fmt.value(difference["estimate"], doc["score_type"], digits, sign=True)
         lines += ["", f"**Difference** {difference['b']} \u2212 {difference['a']}: {gap}", ""]
-        lines += _md_table(["method", f"{level} interval"], _difference_rows(doc, digits))
-        lines += ["", _agreement_line(doc), ""]
-        lines += _md_table(["test (two-sided)", "statistic", "p"], _test_rows(doc))
-    if doc["warnings"]:
-        lines += [""] + [f"> **Warning:** {w}" for w in doc["warnings"]]
-    lines += ["", f"<sub>{_footer(doc)}</sub>"]
+        lines += md_table(["method", f"{level} interval"], difference_rows(doc, digits))
+        lines += ["", agreement_line(doc), ""]
+        lines += md_table(["test (two-sided)", "statistic", "p"], p_value_rows(doc))
+    lines += markdown_closing(doc)
     return "\n".join(lines) + "\n"
 
 
@@ -259,6 +195,18 @@ def known_kinds() -> frozenset[str]:
     return frozenset(found | set(RENDERER_MODULES))
 
 
+def renderer(kind: str) -> ModuleType:
+    """The module that renders documents of ``kind`` (ImportError for an unknown kind).
+
+    The kind can only name a module inside the package: a relative name cannot leave it.
+
+    >>> renderer("bradley-terry").__name__
+    'evalbars.render_leaderboard'
+    """
+    return importlib.import_module("." + RENDERER_MODULES.get(kind, f"render_{kind}"),
+                                   __package__)
+
+
 def render(doc: dict, output_format: str) -> str:
     """Render any report document as ``"text"`` or ``"markdown"``.
 
@@ -266,13 +214,7 @@ def render(doc: dict, output_format: str) -> str:
     and for Markdown ``&``, ``<``, ``>``, ``[`` and ``]`` are escaped as well, so a model
     named ``<script>`` or ``[x](javascript:...)`` shows as text.
     """
-    import importlib
-
-    kind = doc["kind"]
-    module = importlib.import_module("." + RENDERER_MODULES.get(kind, f"render_{kind}"),
-                                     __package__)
+    module = renderer(doc["kind"])
     if output_format == "markdown":
-        from .report_html import md_safe
-
         return module.render_markdown(md_safe(doc))
     return module.render_text(visible(doc))

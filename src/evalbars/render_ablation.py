@@ -4,10 +4,8 @@ Rounding happens here and only here; the document keeps full precision.
 """
 from __future__ import annotations
 
-import textwrap
-
 from . import _format as fmt
-from .render import _footer, _md_table, _table
+from ._text_blocks import closing_lines, markdown_closing, md_table, source_lines, table
 
 
 def _digits(doc: dict) -> int:
@@ -20,12 +18,7 @@ def _gap(doc: dict, x: float | None, digits: int) -> str:
 
 
 def _ends(doc: dict, interval: dict, digits: int, sign: bool = True) -> str:
-    return (f"{fmt.value(interval['low'], doc['score_type'], digits, sign=sign)} to "
-            f"{fmt.value(interval['high'], doc['score_type'], digits, sign=sign)}")
-
-
-def _p(p: float | None) -> str:
-    return "n/a" if p is None else f"{p:.4g}"
+    return fmt.ends(interval, doc["score_type"], digits, sign=sign)
 
 
 def _percent(x: float) -> str:
@@ -59,8 +52,8 @@ def _score_table(doc: dict, digits: int) -> tuple[list[str], list[list[str]]]:
 def _gain_rows(doc: dict, digits: int) -> list[list[str]]:
     gain = doc["gain"]
     rows = [[interval["method"], _ends(doc, interval, digits)] for interval in gain["intervals"]]
-    return rows + [[f"{gain['test']} p", _p(gain["p_value"])],
-                   [f"{doc['correction']['method']} p", _p(gain["p_adjusted"])]]
+    return rows + [[f"{gain['test']} p", fmt.p_cell(gain["p_value"])],
+                   [f"{doc['correction']['method']} p", fmt.p_cell(gain["p_adjusted"])]]
 
 
 def _variant_table(doc: dict, digits: int) -> tuple[list[str], list[list[str]]]:
@@ -72,9 +65,9 @@ def _variant_table(doc: dict, digits: int) -> tuple[list[str], list[list[str]]]:
     for v in doc["variants"]:
         drop, versus = v["drop"], v["vs_baseline"]
         rows.append([v["name"], _gap(doc, drop["estimate"], digits),
-                     _ends(doc, drop["intervals"][0], digits), _p(drop["p_adjusted"]),
+                     _ends(doc, drop["intervals"][0], digits), fmt.p_cell(drop["p_adjusted"]),
                      *_share(v["share"]), _gap(doc, versus["estimate"], digits),
-                     _p(versus["p_adjusted"])])
+                     fmt.p_cell(versus["p_adjusted"])])
     return header, rows
 
 
@@ -103,21 +96,12 @@ def render_text(doc: dict, width: int = 92) -> str:
     digits = _digits(doc)
     scores_title, gain_title, table_title = _titles(doc)
     lines = [f"evalbars ablation: {_heading(doc)}"]
-    description = doc["provenance"].get("source", {}).get("description")
-    if description:
-        lines.append(f"read: {description}")
-    lines += ["", scores_title] + _table(*_score_table(doc, digits))
-    lines += ["", gain_title] + _table(None, _gain_rows(doc, digits))
-    lines += ["", table_title] + _table(*_variant_table(doc, digits))
+    lines += source_lines(doc)
+    lines += ["", scores_title] + table(*_score_table(doc, digits))
+    lines += ["", gain_title] + table(None, _gain_rows(doc, digits))
+    lines += ["", table_title] + table(*_variant_table(doc, digits))
     lines.append("  " + _shares_note(doc))
-    lines += ["", "Result"] + textwrap.wrap(doc["statement"], width, initial_indent="  ",
-                                            subsequent_indent="  ")
-    if doc["warnings"]:
-        lines += ["", "Warnings"]
-        for warning in doc["warnings"]:
-            lines += textwrap.wrap(warning, width, initial_indent="  - ",
-                                   subsequent_indent="    ")
-    lines += ["", _footer(doc)]
+    lines += closing_lines(doc, width)
     return "\n".join(lines) + "\n"
 
 
@@ -127,11 +111,9 @@ def render_markdown(doc: dict) -> str:
     scores_title, gain_title, table_title = _titles(doc)
     lines = [f"### evalbars ablation: {_heading(doc)}", "", doc["statement"], "",
              f"**{table_title}**", ""]
-    lines += _md_table(*_variant_table(doc, digits))
+    lines += md_table(*_variant_table(doc, digits))
     lines += ["", _shares_note(doc).capitalize() + ".", "", f"**{gain_title}**", ""]
-    lines += _md_table(["", "value"], _gain_rows(doc, digits))
-    lines += ["", f"**{scores_title}**", ""] + _md_table(*_score_table(doc, digits))
-    if doc["warnings"]:
-        lines += [""] + [f"> **Warning:** {w}" for w in doc["warnings"]]
-    lines += ["", f"<sub>{_footer(doc)}</sub>"]
+    lines += md_table(["", "value"], _gain_rows(doc, digits))
+    lines += ["", f"**{scores_title}**", ""] + md_table(*_score_table(doc, digits))
+    lines += markdown_closing(doc)
     return "\n".join(lines) + "\n"

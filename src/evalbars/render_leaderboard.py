@@ -5,10 +5,10 @@ Rounding happens here and only here; the documents keep full precision.
 from __future__ import annotations
 
 import string
-import textwrap
 
 from . import _format as fmt
-from .render import _footer, _md_table, _table
+from ._labels import share
+from ._text_blocks import closing_lines, markdown_closing, md_table, source_lines, table
 
 
 def group_labels(doc: dict) -> dict[str, str]:
@@ -26,28 +26,6 @@ def group_labels(doc: dict) -> dict[str, str]:
     return labels
 
 
-def _ranks(model: dict) -> str:
-    low, high = model["rank_low"], model["rank_high"]
-    return str(low) if low == high else f"{low}\u2013{high}"
-
-
-def _share(p: float) -> str:
-    if 0.0 < p < 0.005:
-        return "<1%"
-    if 0.995 < p < 1.0:
-        return ">99%"
-    return f"{p:.0%}"
-
-
-def _p(p: float | None) -> str:
-    return "n/a" if p is None else f"{p:.4g}"
-
-
-def _ends(interval: dict, score_type: str, digits: int, sign: bool = False) -> str:
-    return (f"{fmt.value(interval['low'], score_type, digits, sign=sign)} to "
-            f"{fmt.value(interval['high'], score_type, digits, sign=sign)}")
-
-
 def _digits(doc: dict) -> int:
     widths = [m["intervals"][0]["high"] - m["intervals"][0]["low"] for m in doc["models"]
               if m["intervals"][0]["high"] is not None and m["intervals"][0]["low"] is not None]
@@ -59,8 +37,8 @@ def _model_table(doc: dict, digits: int) -> tuple[list[str], list[list[str]]]:
     header = ["place", "model", "mean", doc["models"][0]["intervals"][0]["method"], "rank",
               "rank interval", "p_best", "group"]
     rows = [[str(place), m["name"], fmt.value(m["mean"], score_type, digits),
-             _ends(m["intervals"][0], score_type, digits), str(m["rank"]), _ranks(m),
-             _share(m["p_best"]), labels[m["name"]]]
+             fmt.ends(m["intervals"][0], score_type, digits), str(m["rank"]), fmt.rank_range(m),
+             share(m["p_best"]), labels[m["name"]]]
             for place, m in enumerate(doc["models"], 1)]
     return header, rows
 
@@ -70,8 +48,8 @@ def _pair_table(doc: dict, digits: int) -> tuple[list[str], list[list[str]]]:
     header = ["b", "a", "b \u2212 a"] + [i["method"] for i in first["intervals"]] + [
         f"{first['test']} p", f"{doc['correction']['method']} p"]
     rows = [[pair["b"], pair["a"], fmt.value(pair["estimate"], score_type, digits, sign=True)]
-            + [_ends(i, score_type, digits, sign=True) for i in pair["intervals"]]
-            + [_p(pair["p_value"]), _p(pair["p_adjusted"])]
+            + [fmt.ends(i, score_type, digits, sign=True) for i in pair["intervals"]]
+            + [fmt.p_cell(pair["p_value"]), fmt.p_cell(pair["p_adjusted"])]
             for pair in doc["pairs"]]
     return header, rows
 
@@ -100,9 +78,9 @@ def _bt_table(doc: dict) -> tuple[list[str], list[list[str]]]:
     header = ["place", "model", "rating", doc["models"][0]["intervals"][0]["method"], "rank",
               "rank interval", "p_best", "battles", "wins", "ties"]
     rows = [[str(place), m["name"], fmt.value(m["rating"], "continuous", 0, sign=True),
-             _ends(m["intervals"][0], "continuous", 0, sign=True), str(m["rank"]), _ranks(m),
-             _share(m["p_best"]), fmt.count(m["battles"]), fmt.count(m["wins"]),
-             fmt.count(m["ties"])]
+             fmt.ends(m["intervals"][0], "continuous", 0, sign=True), str(m["rank"]),
+             fmt.rank_range(m), share(m["p_best"]), fmt.count(m["battles"]),
+             fmt.count(m["wins"]), fmt.count(m["ties"])]
             for place, m in enumerate(doc["models"], 1)]
     return header, rows
 
@@ -112,37 +90,22 @@ def _bt_title(doc: dict) -> str:
             f"{doc['settings']['confidence_level']:.0%} intervals over resampled battles)")
 
 
-def _wrapped(text: str, width: int, bullet: str = "") -> list[str]:
-    return textwrap.wrap(text, width, initial_indent="  " + bullet,
-                         subsequent_indent="  " + " " * len(bullet))
-
-
 def render_text(doc: dict, width: int = 92) -> str:
     """The terminal report: the ranked table, the pairs, the statement and warnings."""
     if doc["kind"] == "bradley-terry":
         lines = [f"evalbars bradley-terry: {fmt.count(doc['n_battles'])} battles, "
                  f"{doc['n_models']} models", "", _bt_title(doc)]
-        lines += _table(*_bt_table(doc))
+        lines += table(*_bt_table(doc))
     else:
         digits = _digits(doc)
         lines = [f"evalbars leaderboard: {_heading(doc)}"]
-        description = doc["provenance"].get("source", {}).get("description")
-        if description:
-            lines.append(f"read: {description}")
-        if doc.get("dropped"):
-            dropped = ", ".join(f"{k} {fmt.count(v)}" for k, v in doc["dropped"].items())
-            lines.append(f"--intersect dropped items present for one model only: {dropped}")
+        lines += source_lines(doc, dropped="items present for one model only")
         models_title, pairs_title = _titles(doc)
         lines += ["", models_title]
-        lines += _table(*_model_table(doc, digits))
+        lines += table(*_model_table(doc, digits))
         lines += ["", pairs_title]
-        lines += _table(*_pair_table(doc, digits))
-    lines += ["", "Result"] + _wrapped(doc["statement"], width)
-    if doc["warnings"]:
-        lines += ["", "Warnings"]
-        for warning in doc["warnings"]:
-            lines += _wrapped(warning, width, "- ")
-    lines += ["", _footer(doc)]
+        lines += table(*_pair_table(doc, digits))
+    lines += closing_lines(doc, width)
     return "\n".join(lines) + "\n"
 
 
@@ -152,16 +115,14 @@ def render_markdown(doc: dict) -> str:
         lines = [f"### evalbars bradley-terry: {fmt.count(doc['n_battles'])} battles, "
                  f"{doc['n_models']} models", "", doc["statement"], "", f"**{_bt_title(doc)}**",
                  ""]
-        lines += _md_table(*_bt_table(doc))
+        lines += md_table(*_bt_table(doc))
     else:
         digits = _digits(doc)
         models_title, pairs_title = _titles(doc)
         lines = [f"### evalbars leaderboard: {_heading(doc)}", "", doc["statement"], "",
                  f"**{models_title}**", ""]
-        lines += _md_table(*_model_table(doc, digits))
+        lines += md_table(*_model_table(doc, digits))
         lines += ["", f"**{pairs_title}**", ""]
-        lines += _md_table(*_pair_table(doc, digits))
-    if doc["warnings"]:
-        lines += [""] + [f"> **Warning:** {w}" for w in doc["warnings"]]
-    lines += ["", f"<sub>{_footer(doc)}</sub>"]
+        lines += md_table(*_pair_table(doc, digits))
+    lines += markdown_closing(doc)
     return "\n".join(lines) + "\n"

@@ -4,10 +4,8 @@ Pure functions of the document (``PassKResult.to_dict()``); rounding happens onl
 """
 from __future__ import annotations
 
-import textwrap
-
 from . import _format as fmt
-from .render import _md_table, _table
+from ._text_blocks import closing_lines, markdown_closing, md_table, source_lines, table
 
 
 def _pct(x: float | None, sign: bool = False) -> str:
@@ -46,36 +44,18 @@ def _heading(doc: dict) -> str:
             f"shortcut = {settings['shortcut']}, biased low)")
 
 
-def _footer(doc: dict) -> str:
-    settings = doc["settings"]
-    return (f"seed {settings['seed']} \u00b7 {fmt.count(settings['n_resamples'])} resamples "
-            f"\u00b7 evalbars {doc['provenance']['version']}")
-
-
 def render_text(doc: dict, width: int = 92) -> str:
     """The terminal report for a ``passk`` document."""
     first = doc["models"][0]
     answers = ", ".join(f"{m['name']} {_answers(m)}" for m in doc["models"])
     lines = [f"evalbars passk: {fmt.count(first['n_items'])} questions, answers per question: "
              f"{answers}"]
-    description = doc["provenance"].get("source", {}).get("description")
-    if description:
-        lines.append(f"read: {description}")
-    if doc.get("dropped"):
-        dropped = ", ".join(f"{k} {fmt.count(v)}" for k, v in doc["dropped"].items())
-        lines.append(f"--intersect dropped questions present for one model only: {dropped}")
-    lines += ["", _heading(doc)] + _table(*_model_rows(doc))
+    lines += source_lines(doc, dropped="questions present for one model only")
+    lines += ["", _heading(doc)] + table(*_model_rows(doc))
     if "difference" in doc:
         lines += ["", f"Difference {doc['b']} \u2212 {doc['a']} (paired on the same questions)"]
-        lines += _table(*_difference_rows(doc))
-    lines += ["", "Result"]
-    lines += textwrap.wrap(doc["statement"], width, initial_indent="  ", subsequent_indent="  ")
-    if doc["warnings"]:
-        lines += ["", "Warnings"]
-        for warning in doc["warnings"]:
-            lines += textwrap.wrap(warning, width, initial_indent="  - ",
-                                   subsequent_indent="    ")
-    lines += ["", _footer(doc)]
+        lines += table(*_difference_rows(doc))
+    lines += closing_lines(doc, width)
     return "\n".join(lines) + "\n"
 
 
@@ -83,11 +63,9 @@ def render_markdown(doc: dict) -> str:
     """Markdown for a pull-request comment: the statement, then the tables."""
     lines = [f"### evalbars passk: {fmt.count(doc['models'][0]['n_items'])} questions", "",
              doc["statement"], "", f"**{_heading(doc)}**", ""]
-    lines += _md_table(*_model_rows(doc))
+    lines += md_table(*_model_rows(doc))
     if "difference" in doc:
         lines += ["", f"**Difference** {doc['b']} \u2212 {doc['a']} (paired)", ""]
-        lines += _md_table(*_difference_rows(doc))
-    if doc["warnings"]:
-        lines += [""] + [f"> **Warning:** {w}" for w in doc["warnings"]]
-    lines += ["", f"<sub>{_footer(doc)}</sub>"]
+        lines += md_table(*_difference_rows(doc))
+    lines += markdown_closing(doc)
     return "\n".join(lines) + "\n"

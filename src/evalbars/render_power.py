@@ -5,7 +5,7 @@ Pure functions of the document (``PowerResult.to_dict()``); rounding happens onl
 from __future__ import annotations
 
 from . import _format as fmt
-from .render import _md_table, _table
+from ._text_blocks import md_table, table
 
 _PERCENT = ("disagreement", "baseline", "power")
 
@@ -31,13 +31,15 @@ def _value(doc: dict, key: str, value) -> str:
     return f"{value:g}"
 
 
-def _input_rows(doc: dict) -> list[list[str]]:
+def input_rows(doc: dict) -> list[list[str]]:
+    """The design, the method and each input, as (name, value) rows."""
     rows = [["design", doc["design"]], ["method", doc["method"]]]
     return rows + [[key.replace("_", " "), _value(doc, key, value)]
                    for key, value in doc["inputs"].items()]
 
 
-def _result_rows(doc: dict) -> list[list[str]]:
+def result_rows(doc: dict) -> list[list[str]]:
+    """The solution (n, gap or power, the one solved for marked) and what it achieves."""
     unit = " per model" if doc["design"] == "unpaired" or "baseline" in doc["inputs"] else ""
     n = f"{fmt.count(doc['n'])} questions{unit}"
     if "n_unrounded" in doc:
@@ -56,7 +58,7 @@ def _result_rows(doc: dict) -> list[list[str]]:
     return rows
 
 
-def _grid(doc: dict) -> tuple[list[str], list[list[str]], list[str]]:
+def grid_table(doc: dict) -> tuple[list[str], list[list[str]], list[str]]:
     """Header, rows and notes of the grid table."""
     exact = any("exact_mcnemar_power" in row for row in doc["grid"])
     clusters = any("n_clusters" in row for row in doc["grid"])
@@ -76,7 +78,8 @@ def _grid(doc: dict) -> tuple[list[str], list[list[str]], list[str]]:
     return header, rows, notes
 
 
-def _pilot_line(doc: dict) -> str:
+def pilot_line(doc: dict) -> str:
+    """What the pilot file gave the plan, in one line."""
     pilot = doc["pilot"]
     models = pilot["a"] if pilot["b"] is None else f"{pilot['b']} vs {pilot['a']}"
     kind = "0/1 scores" if pilot["score_type"] == "binary" else "continuous scores"
@@ -95,14 +98,14 @@ def _pilot_line(doc: dict) -> str:
 
 def render_text(doc: dict) -> str:
     """The terminal report: the answer in one line, then the inputs and the details."""
-    lines = [doc["statement"], "", "Inputs"] + _table(None, _input_rows(doc))
-    lines += ["", "Result"] + _table(None, _result_rows(doc))
+    lines = [doc["statement"], "", "Inputs"] + table(None, input_rows(doc))
+    lines += ["", "Result"] + table(None, result_rows(doc))
     if "grid" in doc:
-        header, rows, notes = _grid(doc)
+        header, rows, notes = grid_table(doc)
         lines += ["", f"n needed per gap (power {_pct(doc['power'], 0)}, alpha {doc['alpha']:g})"]
-        lines += _table(header, rows) + [f"  {note}" for note in notes]
+        lines += table(header, rows) + [f"  {note}" for note in notes]
     if "pilot" in doc:
-        lines += ["", "Pilot", "  " + _pilot_line(doc)]
+        lines += ["", "Pilot", "  " + pilot_line(doc)]
     lines += ["", f"evalbars {doc['provenance']['version']}"]
     return "\n".join(lines) + "\n"
 
@@ -110,14 +113,14 @@ def render_text(doc: dict) -> str:
 def render_markdown(doc: dict) -> str:
     """Markdown for a pull-request comment: the statement, then the tables."""
     lines = [f"### evalbars power: solved for {doc['solved_for']}", "", doc["statement"], ""]
-    lines += _md_table(["input", "value"], _input_rows(doc)) + [""]
-    lines += _md_table(["result", "value"], _result_rows(doc))
+    lines += md_table(["input", "value"], input_rows(doc)) + [""]
+    lines += md_table(["result", "value"], result_rows(doc))
     if "grid" in doc:
-        header, rows, notes = _grid(doc)
+        header, rows, notes = grid_table(doc)
         lines += ["", f"**n needed per gap** (power {_pct(doc['power'], 0)}, "
                       f"alpha {doc['alpha']:g})", ""]
-        lines += _md_table(header, rows) + [""] * bool(notes) + [f"- {note}" for note in notes]
+        lines += md_table(header, rows) + [""] * bool(notes) + [f"- {note}" for note in notes]
     if "pilot" in doc:
-        lines += ["", _pilot_line(doc)[0].upper() + _pilot_line(doc)[1:]]
+        lines += ["", pilot_line(doc)[0].upper() + pilot_line(doc)[1:]]
     lines += ["", f"<sub>evalbars {doc['provenance']['version']}</sub>"]
     return "\n".join(lines) + "\n"

@@ -6,10 +6,10 @@ Scores of 0/1 data are shown in percent and differences in points.
 from __future__ import annotations
 
 import math
-import textwrap
 
 from . import _format as fmt
-from .render import _footer, _md_table, _table
+from ._text_blocks import (closing_lines, markdown_closing, md_table, source_lines, table,
+                           wrapped)
 
 
 def _digits(doc: dict) -> int:
@@ -24,7 +24,7 @@ def _value(doc: dict, x: float | None, sign: bool = False, digits: int | None = 
 
 
 def _ends(doc: dict, interval: dict, sign: bool = False) -> str:
-    return f"{_value(doc, interval['low'], sign)} to {_value(doc, interval['high'], sign)}"
+    return fmt.ends(interval, doc["score_type"], _digits(doc), sign=sign)
 
 
 def _sd(doc: dict, variance: float | None) -> str:
@@ -182,25 +182,12 @@ def _sections(doc: dict) -> list[tuple[str, tuple[list[str], list[list[str]]]]]:
 def render_text(doc: dict, width: int = 92) -> str:
     """The terminal report for a ``seeds`` document."""
     lines = [_heading(doc)]
-    description = doc["provenance"].get("source", {}).get("description")
-    if description:
-        lines.append(f"read: {description}")
-    if doc.get("dropped"):
-        dropped = ", ".join(f"{k} {fmt.count(v)}" for k, v in doc["dropped"].items())
-        lines.append(f"--intersect dropped questions some run lacks: {dropped}")
+    lines += source_lines(doc, dropped="questions some run lacks")
     for title, (header, rows) in _sections(doc):
-        lines += ["", title] + _table(header, rows)
+        lines += ["", title] + table(header, rows)
     if "difference" in doc:
-        lines += textwrap.wrap(_parts_line(doc), width, initial_indent="  ",
-                               subsequent_indent="  ")
-    lines += ["", "Result"]
-    lines += textwrap.wrap(doc["statement"], width, initial_indent="  ", subsequent_indent="  ")
-    if doc["warnings"]:
-        lines += ["", "Warnings"]
-        for warning in doc["warnings"]:
-            lines += textwrap.wrap(warning, width, initial_indent="  - ",
-                                   subsequent_indent="    ")
-    lines += ["", _footer(doc)]
+        lines += wrapped(_parts_line(doc), width)
+    lines += closing_lines(doc, width)
     return "\n".join(lines) + "\n"
 
 
@@ -208,10 +195,8 @@ def render_markdown(doc: dict) -> str:
     """Markdown for a pull-request comment: the statement, then the tables."""
     lines = [f"### {_heading(doc)}", "", doc["statement"]]
     for title, (header, rows) in _sections(doc):
-        lines += ["", f"**{title}**", ""] + _md_table(header, rows)
+        lines += ["", f"**{title}**", ""] + md_table(header, rows)
     if "difference" in doc:
         lines += ["", _parts_line(doc)]
-    if doc["warnings"]:
-        lines += [""] + [f"> **Warning:** {w}" for w in doc["warnings"]]
-    lines += ["", f"<sub>{_footer(doc)}</sub>"]
+    lines += markdown_closing(doc)
     return "\n".join(lines) + "\n"

@@ -4,10 +4,8 @@ Rounding happens here and only here; the document keeps full precision.
 """
 from __future__ import annotations
 
-import textwrap
-
 from . import _format as fmt
-from .render import _footer, _md_table, _table
+from ._text_blocks import closing_lines, markdown_closing, md_table, source_lines, table
 
 
 def _digits(doc: dict) -> int:
@@ -20,11 +18,7 @@ def _gain(doc: dict, x: float | None, digits: int) -> str:
 
 
 def _ends(doc: dict, interval: dict, digits: int) -> str:
-    return f"{_gain(doc, interval['low'], digits)} to {_gain(doc, interval['high'], digits)}"
-
-
-def _p(p: float | None) -> str:
-    return "n/a" if p is None else f"{p:.4g}"
+    return fmt.ends(interval, doc["score_type"], digits, sign=True)
 
 
 def _unit(doc: dict) -> str:
@@ -61,7 +55,7 @@ def _candidate_table(doc: dict, digits: int) -> tuple[list[str], list[list[str]]
               + ["disagree", f"{first['test']} p", f"{doc['correction']['method']} p"])
     rows = [[c["name"], _gain(doc, c["estimate"], digits)]
             + [_ends(doc, c["intervals"][k], digits) for k in shown]
-            + [f"{c['disagreement']:.1%}", _p(c["p_value"]), _p(c["p_adjusted"])]
+            + [f"{c['disagreement']:.1%}", fmt.p_cell(c["p_value"]), fmt.p_cell(c["p_adjusted"])]
             for c in doc["candidates"]]
     return header, rows
 
@@ -76,7 +70,7 @@ def _curse_rows(doc: dict, digits: int) -> list[list[str]]:
          f"{_gain(doc, null['mean'], digits)}{unit} on average, 95th percentile "
          f"{_gain(doc, null['p95'], digits)}"],
         ["selection-aware p (one-sided)",
-         f"{_p(null['p_value'])} (\u00b1{null['mc_error']:.1g}, "
+         f"{fmt.p_cell(null['p_value'])} (\u00b1{null['mc_error']:.1g}, "
          f"{fmt.count(null['n_resamples'])} resamples)"],
         ["adjusted gain of the winner",
          f"{_gain(doc, adjusted['estimate'], digits)}{unit} ({adjusted['method']}, "
@@ -95,7 +89,7 @@ def _confirm_rows(doc: dict, digits: int) -> tuple[str, list[list[str]]]:
     rows.append(["gain", _gain(doc, confirm["estimate"], digits) + _unit(doc)])
     rows += [[i["method"] + (" (for contrast)" if i["method"] == "unpaired-wald" else ""),
               _ends(doc, i, digits)] for i in confirm["intervals"]]
-    p = _p(confirm["p_value"])
+    p = fmt.p_cell(confirm["p_value"])
     if "mc_error" in confirm:
         p += f" (\u00b1{confirm['mc_error']:.1g})"
     rows.append([f"{confirm['test']} p", p])
@@ -112,33 +106,21 @@ def _titles(doc: dict) -> tuple[str, str]:
             f"The winner's curse ({len(doc['candidates'])} candidates)")
 
 
-def _wrapped(text: str, width: int, bullet: str = "") -> list[str]:
-    return textwrap.wrap(text, width, initial_indent="  " + bullet,
-                         subsequent_indent="  " + " " * len(bullet))
-
-
 def render_text(doc: dict, width: int = 92) -> str:
     """The terminal report: candidates, the winner's curse, the held-out result, the statement."""
     digits = _digits(doc)
     lines = [f"evalbars select: {_heading(doc)}"]
-    description = doc["provenance"].get("source", {}).get("description")
-    if description:
-        lines.append(f"read: {description}")
+    lines += source_lines(doc)
     split = _split_line(doc)
     if split:
         lines.append(split)
     candidates_title, curse_title = _titles(doc)
-    lines += ["", candidates_title] + _table(*_candidate_table(doc, digits))
-    lines += ["", curse_title] + _table(None, _curse_rows(doc, digits))
+    lines += ["", candidates_title] + table(*_candidate_table(doc, digits))
+    lines += ["", curse_title] + table(None, _curse_rows(doc, digits))
     if doc["confirm"] is not None:
         title, rows = _confirm_rows(doc, digits)
-        lines += ["", title] + _table(None, rows)
-    lines += ["", "Result"] + _wrapped(doc["statement"], width)
-    if doc["warnings"]:
-        lines += ["", "Warnings"]
-        for warning in doc["warnings"]:
-            lines += _wrapped(warning, width, "- ")
-    lines += ["", _footer(doc)]
+        lines += ["", title] + table(None, rows)
+    lines += closing_lines(doc, width)
     return "\n".join(lines) + "\n"
 
 
@@ -152,10 +134,8 @@ def render_markdown(doc: dict) -> str:
         lines += [split, ""]
     if doc["confirm"] is not None:
         title, rows = _confirm_rows(doc, digits)
-        lines += [f"**{title}**", ""] + _md_table(["", "value"], rows) + [""]
-    lines += [f"**{curse_title}**", ""] + _md_table(["", "value"], _curse_rows(doc, digits))
-    lines += ["", f"**{candidates_title}**", ""] + _md_table(*_candidate_table(doc, digits))
-    if doc["warnings"]:
-        lines += [""] + [f"> **Warning:** {w}" for w in doc["warnings"]]
-    lines += ["", f"<sub>{_footer(doc)}</sub>"]
+        lines += [f"**{title}**", ""] + md_table(["", "value"], rows) + [""]
+    lines += [f"**{curse_title}**", ""] + md_table(["", "value"], _curse_rows(doc, digits))
+    lines += ["", f"**{candidates_title}**", ""] + md_table(*_candidate_table(doc, digits))
+    lines += markdown_closing(doc)
     return "\n".join(lines) + "\n"

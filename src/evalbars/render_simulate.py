@@ -9,7 +9,7 @@ from __future__ import annotations
 import textwrap
 
 from . import _format as fmt
-from .render import _md_table, _table
+from ._text_blocks import md_table, table
 
 TITLES = {
     "fake-pair": "a simulated results file",
@@ -314,7 +314,7 @@ def _coverage_footer(doc: dict) -> str:
 def _coverage_text(doc: dict) -> str:
     lines = [f"evalbars simulate coverage: {TITLES['coverage']}", _coverage_intro(doc), ""]
     for title, header, rows in _coverage_parts(doc, markdown=False):
-        lines += textwrap.wrap(title, 92) + _table(header, rows) + [""]
+        lines += textwrap.wrap(title, 92) + table(header, rows) + [""]
     lines += textwrap.wrap(_coverage_legend(False), 92) + ["", _coverage_footer(doc)]
     return "\n".join(lines) + "\n"
 
@@ -323,7 +323,7 @@ def _coverage_markdown(doc: dict) -> str:
     lines = [f"### evalbars simulate coverage: {TITLES['coverage']}", "",
              _coverage_intro(doc), ""]
     for title, header, rows in _coverage_parts(doc, markdown=True):
-        lines += [title, ""] + _md_table(header, rows) + [""]
+        lines += [title, ""] + md_table(header, rows) + [""]
     lines += [_coverage_legend(True), "", f"<sub>{_coverage_footer(doc)}</sub>"]
     return "\n".join(lines) + "\n"
 
@@ -336,7 +336,7 @@ def render_text(doc: dict) -> str:
     if "data" in doc["settings"]:
         lines.append(f"data: {doc['settings']['data']}")
     lines += [_settings_line(doc), ""]
-    lines += _table(*_table_parts(doc))
+    lines += table(*_table_parts(doc))
     lines += ["", _reading(doc), "", _footer(doc)]
     return "\n".join(lines) + "\n"
 
@@ -349,6 +349,6 @@ def render_markdown(doc: dict) -> str:
     if "data" in doc["settings"]:
         lines += [f"data: {doc['settings']['data']}", ""]
     lines += [_settings_line(doc), ""]
-    lines += _md_table(*_table_parts(doc))
+    lines += md_table(*_table_parts(doc))
     lines += ["", _reading(doc), "", f"<sub>{_footer(doc)}</sub>"]
     return "\n".join(lines) + "\n"

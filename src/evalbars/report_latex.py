@@ -4,7 +4,7 @@ r"""A LaTeX table for papers, from any report document.
 model's score with its default interval, and for a comparison the paired gap with its
 interval and the headline test in the caption, worded as a careful paper would. Kinds
 without a dedicated table (and any extra tables) come from
-:func:`evalbars.report_html.sections`, so the numbers are those of the HTML report.
+:func:`evalbars._sections.sections`, so the numbers are those of the HTML report.
 Every string from the document is escaped, so a model name cannot inject LaTeX.
 
 Needs ``\usepackage{booktabs}`` in the preamble (the output says so in a comment).
@@ -17,8 +17,10 @@ model\_a \& 50\% \textless{}b\textgreater{}
 from __future__ import annotations
 
 from . import _format as fmt
-from .render import visible
-from .report_html import Table, _ends, _value, digits, estimates, level, scalar, sections
+from ._escape import visible
+from ._estimates import estimates
+from ._labels import digits, interval_text, level, number_text, scalar
+from ._sections import Table, sections
 
 __all__ = ["render_latex", "tex"]
 
@@ -34,7 +36,7 @@ def tex(text: object) -> str:
 
 
 def _bracket(doc: dict, row: dict, d: int, sign: bool = False) -> str:
-    return "[" + _ends(doc, row["low"], row["high"], d, sign).replace(" to ", ", ") + "]"
+    return "[" + interval_text(doc, row["low"], row["high"], d, sign).replace(" to ", ", ") + "]"
 
 
 def _tabular(header: list[str], rows: list[list[str]], rules: tuple[int, ...] = ()) -> list[str]:
@@ -54,7 +56,7 @@ def _scores(doc: dict) -> tuple[list[str], list[list[str]], str]:
     rows = [row for row in estimates(doc) if row["default"] and row["quantity"] == "score"]
     unit = " (%)" if doc["score_type"] == "binary" else ""
     header = ["Model", f"Score{unit}", f"{level(doc)} CI"]
-    body = [[row["name"], _value(doc, row["estimate"], d), _bracket(doc, row, d)]
+    body = [[row["name"], number_text(doc, row["estimate"], d), _bracket(doc, row, d)]
             for row in rows]
     caption = (f"Scores on {fmt.count(doc['n_items'])} questions with {level(doc)} "
                f"confidence intervals ({rows[0]['method']}).")
@@ -66,7 +68,7 @@ def _compare(doc: dict) -> tuple[list[str], list[list[str]], str, tuple[int, ...
     d, difference = digits(doc), doc["difference"]
     head = difference["intervals"][0]
     rows.append([f"{difference['b']} \u2212 {difference['a']} (paired)",
-                 _value(doc, difference["estimate"], d, True),
+                 number_text(doc, difference["estimate"], d, True),
                  _bracket(doc, {"low": head["low"], "high": head["high"]}, d, True)])
     test = doc["tests"][0]
     caption += (f" The difference is paired on the same questions ({head['method']}, "
@@ -79,18 +81,13 @@ def _compare(doc: dict) -> tuple[list[str], list[list[str]], str, tuple[int, ...
     return header, rows, caption, (len(rows) - 1,)
 
 
-def _ranks(row: dict) -> str:
-    low, high = row["rank_low"], row["rank_high"]
-    return str(low) if low == high else f"{low}\u2013{high}"
-
-
 def _leaderboard(doc: dict) -> tuple[list[str], list[list[str]], str]:
     d = digits(doc)
     rows = sorted((row for row in estimates(doc) if row["default"] and row["quantity"] == "score"),
                   key=lambda row: row["rank"])
     header = ["Rank", "Model", "Score", f"{level(doc)} CI", "Rank interval", "P(best)"]
-    body = [[str(row["rank"]), row["name"], _value(doc, row["estimate"], d), _bracket(doc, row, d),
-             _ranks(row), f"{row['p_best']:.2f}"] for row in rows]
+    body = [[str(row["rank"]), row["name"], number_text(doc, row["estimate"], d),
+             _bracket(doc, row, d), fmt.rank_range(row), f"{row['p_best']:.2f}"] for row in rows]
     correction = doc.get("correction") or {}
     caption = (f"Leaderboard on {fmt.count(doc['n_items'])} questions: scores with "
                f"{level(doc)} intervals ({rows[0]['method']}) and bootstrap rank intervals; "
@@ -101,7 +98,7 @@ def _leaderboard(doc: dict) -> tuple[list[str], list[list[str]], str]:
 def _passk(doc: dict) -> tuple[list[str], list[list[str]], str]:
     ks = doc["settings"]["k"]
     header = ["Model"] + [f"pass@{k} (%)" for k in ks]
-    body = [[model["name"]] + [f"{_value(doc, row['estimate'], 1)} "
+    body = [[model["name"]] + [f"{number_text(doc, row['estimate'], 1)} "
                                f"{_bracket(doc, row, 1)}" for row in model["pass_at_k"]]
             for model in doc["models"]]
     caption = (f"pass@k with {level(doc)} intervals ({doc['settings']['method']}, resampling "
