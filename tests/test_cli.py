@@ -61,6 +61,9 @@ def test_warnings_go_to_stderr_with_json(capsys, tmp_path):
     (["compare", "does/not/exist.csv"], "does/not/exist.csv"),
     (["compare", "examples/lesson_pair.csv", "--a", "model_a", "--b", "zzz"], "zzz"),
     (["compare", "examples/lesson_pair.csv", "--confidence-level", "95"], "confidence_level"),
+    (["ci", "examples/seeds.csv", "--run", "seed"], "evalbars seeds --run COL"),
+    (["compare", "examples/lesson_pair.csv", "--item", "qid", "--metric", "acc"],
+     "metric= applies to harness logs"),
 ])
 def test_bad_input_exits_2_with_one_line(capsys, argv, message):
     status, out, err = run(capsys, *argv)
@@ -89,3 +92,53 @@ def test_help_does_not_import_numpy():
             "print('numpy' in sys.modules, 'scipy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False False"
+
+
+def _parsers(parser, path=()):
+    """(command path, parser) of every command and subcommand."""
+    for action in parser._subparsers._group_actions if parser._subparsers else ():
+        for name, sub in action.choices.items():
+            yield (*path, name), sub
+            yield from _parsers(sub, (*path, name))
+
+
+def test_every_command_that_reads_data_takes_every_loading_option():
+    from evalbars.commands._common import LOAD_FLAGS
+
+    reading = {path: {action.dest for action in sub._actions}
+               for path, sub in _parsers(build_parser())
+               if {"data", "pilot"} & {action.dest for action in sub._actions}}
+    assert {("ci",), ("compare",), ("leaderboard",), ("select",), ("ablation",), ("passk",),
+            ("seeds",), ("gate",), ("report",), ("power",), ("simulate", "misaligned"),
+            ("plot", "gap")} <= set(reading)
+    for path, dests in reading.items():
+        assert set(LOAD_FLAGS) <= dests, path
+
+
+def test_the_loading_flags_are_the_options_of_load():
+    import inspect
+
+    from evalbars._inputs import LOAD_OPTIONS
+    from evalbars.commands._common import LOAD_FLAGS
+
+    parameters = inspect.signature(evalbars.load).parameters
+    assert tuple(LOAD_FLAGS) == LOAD_OPTIONS
+    assert {name: spec["default"] for name, spec in LOAD_FLAGS.items()} == \
+        {name: parameters[name].default for name in LOAD_OPTIONS}
+
+
+@pytest.mark.parametrize("command,roles", [
+    ("ablation", ["--full", "org/model-b", "--baseline", "org/model-a"]),
+    ("select", ["--baseline", "org/model-a"]),
+    ("passk", []),
+    ("power", ["--gap", "0.05", "--power", "0.8"]),
+])
+def test_the_log_options_reach_the_reader(capsys, command, roles):
+    """These commands had the log flags, or none, while their API did not take them."""
+    logs = "tests/data/logs/lm-eval/"
+    data = [logs + "model_a", logs + "model_b"]
+    status, out, err = run(capsys, command, *(["--pilot", *data] if command == "power"
+                                              else data), *roles, "--metric", "f1")
+    assert status == 2 and out == ""
+    assert err.startswith("evalbars: error: task 'mmlu_mini_anatomy' has no metric 'f1' "
+                          "(metric=)")

@@ -1129,13 +1129,10 @@ def test_load_options_pass_run_only_when_given():
 
     parser = argparse.ArgumentParser()
     parser.add_argument("data")
-    add_column_options(parser, run=True)
+    add_column_options(parser)
     assert "run" not in load_options(parser.parse_args(["r.csv"]))
     assert load_options(parser.parse_args(["r.csv", "--run", "seed"]))["run"] == "seed"
     assert "--run COL" in parser.format_help()
-    plain = argparse.ArgumentParser()
-    add_column_options(plain)
-    assert "--run" not in plain.format_help()
 
 
 # --------------------------------------------------------------------------- errors: runs

@@ -391,6 +391,7 @@ def test_cli_correction_choices_are_the_registry():
     (["--battles", "--baseline", "m0"], "--baseline applies only to per-question scores"),
     (["--battles", "--correction", "holm", "--intersect"],
      "--correction, --intersect apply only to per-question scores"),
+    (["--battles", "--metric", "acc"], "--metric applies only to per-question scores"),
     (["--winner", "w"], "--winner names a column of a battles file; add --battles"),
     (["--model-a", "x", "--model-b", "y"], "--model-a, --model-b name a column of a battles"),
 ])

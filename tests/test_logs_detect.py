@@ -111,11 +111,9 @@ def test_load_options_pass_the_log_options():
     parser = build_parser()
     args = parser.parse_args(["compare", "run_a", "run_b", "--qrels", "q.txt", "--metric",
                               "RR", "--input-format", "trec", "--scorer", "s"])
-    assert load_options(args) == dict(item=None, model=None, score=None, score_type="auto",
-                                      intersect=False, metric="RR", scorer="s",
-                                      qrels="q.txt", input_format="trec")
-    plain = load_options(parser.parse_args(["ci", "x.csv"]))
-    assert not {"metric", "scorer", "qrels", "input_format"} & plain.keys()
+    assert load_options(args) == dict(metric="RR", scorer="s", qrels="q.txt",
+                                      input_format="trec")
+    assert load_options(parser.parse_args(["ci", "x.csv"])) == {}  # the API's defaults apply
 
 
 def test_cli_names_every_log_format():
@@ -126,12 +124,14 @@ def test_cli_names_every_log_format():
         assert name in " ".join(help_text.split())
 
 
-def test_power_has_no_log_options_and_still_reads_a_log(capsys):
+def test_power_reads_a_pilot_log_with_the_log_options(capsys):
     assert main(["power", "--pilot", str(INSPECT_A), str(INSPECT_B), "--gap", "0.05",
-                 "--power", "0.8", "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out)["kind"] == "power"
-    with pytest.raises(SystemExit):
-        build_parser().parse_args(["power", "--pilot", "x", "--metric", "acc"])
+                 "--power", "0.8", "--input-format", "inspect", "--format", "json"]) == 0
+    pilot = json.loads(capsys.readouterr().out)["pilot"]
+    assert pilot["source"]["format"] == "inspect"
+    assert main(["power", "--gap", "0.05", "--power", "0.8", "--disagreement", "0.1",
+                 "--metric", "acc"]) == 2
+    assert "--metric describe the --pilot file" in capsys.readouterr().err
 
 
 @needs_api

@@ -93,7 +93,7 @@ def test_clustered_pilot_errors(cookbook_path):
                          design_effect=2.0),
          "design_effect was given and the clustered pilot estimates icc"),
         (lambda: P.from_pilot(load(cookbook_path), cluster="topic_id"),
-         "cluster='topic_id' names a column to read, but the pilot was loaded already"),
+         "cluster='topic_id' says how to read a file, but data is already loaded ItemScores"),
         (lambda: P.from_pilot(singletons, cluster="c"),
          "cannot estimate the pilot's ICC of the differences 'b' - 'a': icc needs at least 2 "
          "clusters and a cluster with 2 or more questions"),

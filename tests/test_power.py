@@ -398,6 +398,8 @@ def test_cli_markdown_and_grid(capsys):
      "--a describe the --pilot file"),
     (["--cluster", "topic_id", "--gap", "0.01", "--power", "0.8", "--disagreement", "0.1"],
      "--cluster describe the --pilot file"),
+    (["--sample", "epoch", "--gap", "0.01", "--power", "0.8", "--disagreement", "0.1"],
+     "--sample describe the --pilot file"),
     (["--grid", "--gap", "0.01", "--n", "100", "--disagreement", "0.1"], "leave out --gap"),
     (["--pilot", "does/not/exist.csv", "--grid"], "does/not/exist.csv"),
 ])

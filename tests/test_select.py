@@ -421,3 +421,18 @@ def test_split_needs_the_file_not_loaded_scores():
 def test_unknown_correction():
     with pytest.raises(EvalbarsError, match="correction must be one of"):
         select("examples/prompts.csv", baseline="baseline", correction="sidak")
+
+
+def test_reads_a_harness_log_through_the_log_options(capsys):
+    logs = "tests/data/logs/lm-eval/"
+    options = dict(baseline="org/model-a", input_format="lm-eval", metric="acc",
+                   intersect=True, n_resamples=500)
+    r = select(logs + "model_a", logs + "model_b", **options)
+    source = r.provenance["source"]
+    assert (source["format"], source["columns"]["score"]) == ("lm-eval", "acc")
+    assert (r.winner, r.n_items) == ("org/model-b", 5)
+    status = main(["select", logs + "model_a", logs + "model_b", "--baseline", "org/model-a",
+                   "--input-format", "lm-eval", "--metric", "acc", "--intersect",
+                   "--n-resamples", "500", "--format", "json"])
+    assert status == 0 and json.loads(capsys.readouterr().out) == json.loads(
+        json.dumps(r.to_dict()))

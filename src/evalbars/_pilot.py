@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._errors import EvalbarsError
+from ._inputs import pick_pair, read_scores, takes_load_options
 from .clustering import clustered_se
 from .results import json_safe
 from .samples import variance_split
@@ -129,25 +130,23 @@ class Pilot:
         return json_safe(out)
 
 
+@takes_load_options
 def from_pilot(data, data2=None, *, a: str | None = None, b: str | None = None,
-               item: str | None = None, model: str | None = None, score: str | None = None,
-               score_type: str = "auto", intersect: bool = False,
-               cluster: str | None = None, sample: str | None = None) -> Pilot:
+               **load_options) -> Pilot:
     """Estimate the planning inputs (disagreement, baseline, variances, ICC) from pilot results.
 
     Parameters
     ----------
     data, data2 : path, pandas.DataFrame or ItemScores
-        Pilot results, read by :func:`evalbars.ingest.load` with the column options.
+        Pilot results or harness logs, as for :func:`evalbars.ci`.
     a, b : str, optional
         The baseline and the compared model; default the data's models when it has one
         or two.
-    cluster : str, optional
-        The column giving each question's cluster (document, topic, session): estimates
-        ``icc`` and ``cluster_size`` for the clustered design. Loaded ItemScores bring
-        their own clusters.
-    sample : str, optional
-        The column telling several sampled answers to one question apart: estimates the
+    item, model, score, score_type, intersect, cluster, sample, run, input_format, metric,
+    scorer, qrels
+        How to read ``data``, see :func:`evalbars.load`. Clusters (a ``cluster`` column,
+        or loaded ItemScores with clusters) estimate ``icc`` and ``cluster_size`` for the
+        clustered design; several sampled answers per question (``sample``) estimate the
         variance split (``between_variance``), which plans designs with ``samples`` K.
 
     Returns
@@ -177,19 +176,15 @@ def from_pilot(data, data2=None, *, a: str | None = None, b: str | None = None,
     >>> round(p.icc, 4), p.cluster_size
     (-0.032, 10.0)
     """
-    from .api import _as_item_scores, _pick_pair
-
     wanted = [a, b] if a is not None and b is not None else None
-    scores = _as_item_scores(data, data2, wanted, item=item, model=model, score=score,
-                             score_type=score_type, intersect=intersect, cluster=cluster,
-                             sample=sample)
+    scores = read_scores(data, data2, wanted, **load_options)
     if len(scores.items) < 2:
         raise EvalbarsError(f"a pilot needs at least 2 questions; got {len(scores.items)}")
     if len(scores.models) == 1 and b is None:
         a = a or scores.models[0]
         x, y = scores.column(a), None
     else:
-        a, b = _pick_pair(scores, a, b)
+        a, b = pick_pair(scores, a, b)
         x, y = scores.column(a), scores.column(b)
     both = [x] if y is None else [x, y]
     variance = float(np.mean([np.var(s, ddof=1) for s in both]))
@@ -207,9 +202,6 @@ def from_pilot(data, data2=None, *, a: str | None = None, b: str | None = None,
     elif y is not None:
         variance_d = float(np.var(y - x, ddof=1))
     rho = size = None
-    if cluster is not None and scores.clusters is None:
-        raise EvalbarsError(f"cluster={cluster!r} names a column to read, but the pilot was "
-                            f"loaded already, without clusters: load it with cluster=")
     if scores.clusters is not None:
         what = f"{a!r}" if y is None else f"the differences {b!r} - {a!r}"
         try:

@@ -33,3 +33,8 @@ class Progress:
         if self.drawn:
             self.stream.write("\r" + " " * 60 + "\r")
             self.stream.flush()
+
+
+def bootstrap_bar(enabled: bool, stages: int, n_resamples: int) -> Progress | None:
+    """A bar over ``stages`` bootstraps of ``n_resamples`` each, or None when not ``enabled``."""
+    return Progress("bootstrap", stages * n_resamples) if enabled else None

@@ -25,7 +25,10 @@ import numpy as np
 
 from . import _format as fmt
 from . import _parts, multiplicity
+from ._analysis import checked_settings, provenance
 from ._errors import EvalbarsError
+from ._inputs import read_scores, takes_load_options
+from ._progress import bootstrap_bar
 from .bootstrap import percentile_interval
 from .leaderboard import PairComparison, _check_correction, _pair, _shared_means
 from .results import ModelScore, _Report
@@ -144,6 +147,7 @@ def _share(drop: PairComparison, gain: PairComparison, drops: np.ndarray, gains:
     return Share(estimate, ends.low, ends.high)
 
 
+@takes_load_options
 def ablation(
     data,
     data2=None,
@@ -152,17 +156,11 @@ def ablation(
     baseline: str,
     variants: Sequence[str] | None = None,
     correction: str = "holm",
-    item: str | None = None,
-    model: str | None = None,
-    score: str | None = None,
-    score_type: str = "auto",
-    intersect: bool = False,
-    cluster: str | None = None,
-    sample: str | None = None,
     confidence_level: float = 0.95,
     n_resamples: int = 10_000,
     seed: int = 0,
     progress: bool = False,
+    **load_options,
 ) -> AblationResult:
     """Ablation table: each variant (the full system with one part removed) against the
     full system and against the baseline, paired, with p-values adjusted over the table.
@@ -170,9 +168,7 @@ def ablation(
     Parameters
     ----------
     data, data2 : path, pandas.DataFrame or ItemScores
-        Per-item results (see :func:`evalbars.ingest.load`); ``item``, ``model``,
-        ``score``, ``score_type``, ``intersect``, ``cluster`` and ``sample`` are its
-        options.
+        Per-item results or harness logs, as for :func:`evalbars.ci`.
     full : str
         The full system.
     baseline : str
@@ -184,6 +180,9 @@ def ablation(
         :data:`evalbars.multiplicity.METHODS` (default ``"holm"``).
     confidence_level, n_resamples, seed, progress
         As in :func:`evalbars.leaderboard.leaderboard`.
+    item, model, score, score_type, intersect, cluster, sample, run, input_format, metric,
+    scorer, qrels
+        How to read ``data``, see :func:`evalbars.load`.
 
     Returns
     -------
@@ -215,15 +214,11 @@ def ablation(
     >>> [(v.name, round(v.drop.estimate, 3), round(v.share.estimate, 2)) for v in r.variants]
     [('no_a', 0.12, 0.74), ('no_b', 0.036, 0.22)]
     """
-    from .api import _as_item_scores, _progress_bar, _provenance, _settings, _warnings
-
-    settings = _settings(confidence_level, n_resamples, seed)
+    settings = checked_settings(confidence_level, n_resamples, seed)
     _check_correction(correction)
     _check_names(full, baseline, variants)
     wanted = None if variants is None else [full, baseline, *variants]
-    scores = _as_item_scores(data, data2, wanted, item=item, model=model, score=score,
-                             score_type=score_type, intersect=intersect, cluster=cluster,
-                             sample=sample)
+    scores = read_scores(data, data2, wanted, **load_options)
     for role, name in (("full system", full), ("baseline", baseline)):
         if name not in scores.models:
             raise EvalbarsError(f"unknown {role} {name!r}; the models are "
@@ -237,7 +232,7 @@ def ablation(
     ordered = tuple(sorted((full, baseline, *names)))
     prepared = _parts.prepare(scores, ordered)
     per_model = 1 if prepared.clusters is None else 2
-    bar = _progress_bar(progress, per_model * len(ordered) + 1, settings.n_resamples)
+    bar = bootstrap_bar(progress, per_model * len(ordered) + 1, settings.n_resamples)
     try:
         summaries = {name: _parts.model_score(_parts.prepare(scores, (name,)), name, settings,
                                               bar) for name in ordered}
@@ -265,7 +260,7 @@ def ablation(
         found.append(Variant(summaries[name], drop, versus, share))
     found.sort(key=lambda v: (-v.drop.estimate, v.name))
     order = [full, baseline] + [v.name for v in found]
-    warnings = _warnings(prepared, [summaries[name] for name in order])
+    warnings = _parts.score_warnings(prepared, [summaries[name] for name in order])
     if found[0].share.low is None and gain.estimate != 0:
         head = gain.intervals[0]
         warnings += (f"the full system's gain over the baseline cannot be told from zero "
@@ -274,7 +269,7 @@ def ablation(
     result = AblationResult(
         n_items=len(scores.items), score_type=scores.score_type, settings=settings,
         models=tuple(summaries[name] for name in order), statement="", dropped=scores.dropped,
-        warnings=warnings, provenance=_provenance(scores, settings), full=full,
+        warnings=warnings, provenance=provenance(scores, settings), full=full,
         baseline=baseline, correction=correction, alpha=1.0 - settings.confidence_level,
         gain=gain, variants=tuple(found))
     return dataclasses.replace(result, statement=ablation_statement(result.to_dict()))

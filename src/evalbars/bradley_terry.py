@@ -22,8 +22,10 @@ from scipy.special import expit, log_expit
 
 from . import __version__
 from . import _format as fmt
+from ._analysis import checked_settings
 from ._errors import EvalbarsError
 from ._notebook import NotebookMixin
+from ._progress import bootstrap_bar
 from ._readers import read, sha256
 from ._resample import BLOCK, bootstrap_sums
 from ._seeding import child_seed
@@ -385,9 +387,7 @@ def bradley_terry(
     >>> [(m.name, round(m.rating), m.rank) for m in r.models]
     [('x', 180, 1), ('y', -4, 2), ('z', -176, 3)]
     """
-    from .api import _progress_bar, _settings
-
-    settings = _settings(confidence_level, n_resamples, seed)
+    settings = checked_settings(confidence_level, n_resamples, seed)
     battles = _read_battles(data, model_a, model_b, winner)
     names, m = battles.names, len(battles.names)
     pair_codes, pair_of = np.unique(battles.first * m + battles.second, return_inverse=True)
@@ -399,7 +399,7 @@ def bradley_terry(
         raise EvalbarsError(_no_mle_message(observed[0], names))
     ratings = _fit_stack(observed)[0]
 
-    bar = _progress_bar(progress, 1, settings.n_resamples)
+    bar = bootstrap_bar(progress, 1, settings.n_resamples)
     try:
         replicates = np.concatenate([
             _fit_stack(_wins_tables(pairs, w, g, m))

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import _format as fmt
+from ._inputs import takes_load_options
 from ._notebook import NotebookMixin
 from .results import CompareResult, json_safe
 
@@ -73,12 +74,18 @@ def _decide(comparison: CompareResult) -> tuple[str, str]:
                             f"{margin}{unit}: {facts}{more}")
 
 
+@takes_load_options
 def gate(data, data2=None, *, baseline: str | None = None, candidate: str | None = None,
-         max_regression: float, alpha: float = 0.05, **options) -> GateResult:
+         max_regression: float, alpha: float = 0.05, n_resamples: int = 10_000, seed: int = 0,
+         progress: bool = False, **load_options) -> GateResult:
     """Decide whether ``candidate`` regresses against ``baseline`` beyond ``max_regression``.
 
-    ``options`` are those of :func:`evalbars.compare` (columns, ``n_resamples``,
-    ``seed``, ...). ``alpha`` is the one-sided level of the non-inferiority test.
+    :func:`evalbars.compare` of ``candidate`` against ``baseline`` with the margin
+    ``max_regression``, at ``confidence_level = 1 - alpha``: ``alpha`` is the one-sided
+    level of the non-inferiority test; ``n_resamples``, ``seed``, ``progress`` and the
+    options that say how to read ``data`` (item, model, score, score_type, intersect,
+    cluster, sample, run, input_format, metric, scorer, qrels: see :func:`evalbars.load`)
+    are compare's.
 
     Examples
     --------
@@ -95,6 +102,7 @@ def gate(data, data2=None, *, baseline: str | None = None, candidate: str | None
 
         raise EvalbarsError(f"alpha must be between 0 and 0.5, got {alpha!r}")
     comparison = compare(data, data2, a=baseline, b=candidate, margin=max_regression,
-                         confidence_level=1.0 - alpha, **options)
+                         confidence_level=1.0 - alpha, n_resamples=n_resamples, seed=seed,
+                         progress=progress, **load_options)
     decision, message = _decide(comparison)
     return GateResult(decision, message, comparison)

@@ -27,7 +27,10 @@ import numpy as np
 
 from . import _format as fmt
 from . import clustering, intervals, multiplicity
+from ._analysis import checked_settings, provenance
 from ._errors import EvalbarsError
+from ._inputs import read_scores, takes_load_options
+from ._progress import bootstrap_bar
 from ._seeding import child_seed
 from ._types import Interval, TestResult
 from .bootstrap import bootstrap_means, percentile_interval
@@ -279,6 +282,7 @@ def _pair(scores, prepared, replicates: np.ndarray, method: str, a: str, b: str,
         _parts.tests(columns, a, b, settings)[0], float("nan"))
 
 
+@takes_load_options
 def leaderboard(
     data,
     data2=None,
@@ -286,30 +290,18 @@ def leaderboard(
     models: Sequence[str] | None = None,
     baseline: str | None = None,
     correction: str = "holm",
-    item: str | None = None,
-    model: str | None = None,
-    score: str | None = None,
-    score_type: str = "auto",
-    intersect: bool = False,
-    cluster: str | None = None,
-    sample: str | None = None,
-    input_format: str = "auto",
-    metric: str | None = None,
-    scorer: str | None = None,
-    qrels: str | None = None,
     confidence_level: float = 0.95,
     n_resamples: int = 10_000,
     seed: int = 0,
     progress: bool = False,
+    **load_options,
 ) -> LeaderboardResult:
     """Rank models scored on the same questions, saying which places the data can tell apart.
 
     Parameters
     ----------
     data, data2 : path, pandas.DataFrame or ItemScores
-        Per-item results (see :func:`evalbars.ingest.load`); ``item``, ``model``,
-        ``score``, ``score_type``, ``intersect``, ``cluster`` and ``sample`` are its
-        options.
+        Per-item results or harness logs, as for :func:`evalbars.ci`.
     models : list of str, optional
         Which models to rank (default: all).
     baseline : str, optional
@@ -322,6 +314,9 @@ def leaderboard(
         seed (recorded in the result).
     progress : bool
         Show a progress bar on stderr (only when stderr is a terminal).
+    item, model, score, score_type, intersect, cluster, sample, run, input_format, metric,
+    scorer, qrels
+        How to read ``data``, see :func:`evalbars.load`.
 
     Returns
     -------
@@ -356,20 +351,16 @@ def leaderboard(
     (0.026, 'mcnemar-exact', 0.0072)
     """
     from . import _parts
-    from .api import _as_item_scores, _progress_bar, _provenance, _settings, _warnings
 
-    settings = _settings(confidence_level, n_resamples, seed)
+    settings = checked_settings(confidence_level, n_resamples, seed)
     _check_correction(correction)
-    scores = _as_item_scores(data, data2, models, item=item, model=model, score=score,
-                             score_type=score_type, intersect=intersect, cluster=cluster,
-                             sample=sample, input_format=input_format, metric=metric,
-                             scorer=scorer, qrels=qrels)
+    scores = read_scores(data, data2, models, **load_options)
     names = tuple(models) if models is not None else scores.models
     _check_models(names, baseline)
     # Columns in name order, so nothing depends on the order of the input's columns.
     prepared = _parts.prepare(scores, tuple(sorted(set(names))))
     per_model = 1 if prepared.clusters is None else 2  # item and cluster bootstraps
-    bar = _progress_bar(progress, per_model * len(prepared.names) + 1, settings.n_resamples)
+    bar = bootstrap_bar(progress, per_model * len(prepared.names) + 1, settings.n_resamples)
     try:
         summaries = {name: _parts.model_score(_parts.prepare(scores, (name,)), name, settings,
                                               bar) for name in prepared.names}
@@ -403,8 +394,8 @@ def leaderboard(
     result = LeaderboardResult(
         n_items=len(scores.items), score_type=scores.score_type, settings=settings,
         models=ranked, statement="", dropped=scores.dropped,
-        warnings=_warnings(prepared, [summaries[name] for name in order]),
-        provenance=_provenance(scores, settings), baseline=baseline, correction=correction,
+        warnings=_parts.score_warnings(prepared, [summaries[name] for name in order]),
+        provenance=provenance(scores, settings), baseline=baseline, correction=correction,
         alpha=alpha, pairs=tuple(pairs), groups=found)
     return dataclasses.replace(result, statement=leaderboard_statement(result.to_dict()))
 

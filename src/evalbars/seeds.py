@@ -29,13 +29,15 @@ import numpy as np
 from scipy import special
 
 from . import clustering, intervals
+from ._analysis import checked_settings, provenance
 from ._errors import EvalbarsError
+from ._inputs import read_scores, takes_load_options
 from ._notebook import NotebookMixin
 from ._resample import bootstrap_sums
 from ._seeding import child_seed
 from ._types import Interval
 from .bootstrap import bootstrap_means, percentile_interval
-from .ingest import ItemScores, load
+from .ingest import ItemScores
 from .results import SCHEMA_VERSION, Settings, _find, json_safe
 
 METHODS = ("seeds-t", "two-level-bootstrap")
@@ -388,6 +390,7 @@ def _warnings(recipes: tuple[RecipeSeeds, ...], clusters) -> tuple[str, ...]:
     return tuple(found)
 
 
+@takes_load_options
 def seeds(
     data,
     data2=None,
@@ -395,16 +398,10 @@ def seeds(
     run: str | None = None,
     a: str | None = None,
     b: str | None = None,
-    item: str | None = None,
-    model: str | None = None,
-    score: str | None = None,
-    score_type: str = "auto",
-    intersect: bool = False,
-    cluster: str | None = None,
-    sample: str | None = None,
     confidence_level: float = 0.95,
     n_resamples: int = 10_000,
     seed: int = 0,
+    **load_options,
 ) -> SeedsResult:
     """Several training runs per recipe: each run, each recipe, and the recipe comparison.
 
@@ -418,13 +415,15 @@ def seeds(
     a, b : str, optional
         Two recipes to compare (``b - a``). With neither and exactly two recipes, the
         second is compared with the first; with more, no comparison.
-    item, model, score, score_type, intersect, cluster, sample
-        Column choices and options of :func:`evalbars.ingest.load`. With ``cluster``,
-        clusters replace questions as the resampled unit and in every t interval.
     confidence_level, n_resamples, seed
         Interval level, bootstrap rounds, and the seed (recorded). Recipe r draws its runs
         from the stream ``seeds-runs:r`` and its questions from ``seeds-items:r``; the pair
         draws its shared questions from ``seeds-items:`` plus both names sorted.
+    item, model, score, score_type, intersect, cluster, sample, input_format, metric,
+    scorer, qrels
+        How to read ``data``, see :func:`evalbars.load` (harness logs have no run column).
+        With ``cluster``, clusters replace questions as the resampled unit and in every t
+        interval.
 
     Returns
     -------
@@ -477,22 +476,16 @@ def seeds(
     ...                                                d.interval("seeds-t").high)]
     (0.048, [0.003, 0.093])
     """
-    from .api import _provenance, _settings
-
-    settings = _settings(confidence_level, n_resamples, seed)
+    settings = checked_settings(confidence_level, n_resamples, seed)
     if a is not None and a == b:
         raise EvalbarsError(f"a and b must be different recipes, got {a!r} twice")
-    if isinstance(data, ItemScores):
-        if data2 is not None:
-            raise EvalbarsError("data2 cannot be combined with already loaded ItemScores")
-        scores = data
-    elif run is None:
-        scores = None
-    else:
-        wanted = [a, b] if a is not None and b is not None else None
-        scores = load(data, data2, run=run, models=wanted, item=item, model=model, score=score,
-                      score_type=score_type, intersect=intersect, cluster=cluster,
-                      sample=sample)
+    loaded = isinstance(data, ItemScores)
+    scores = None
+    if loaded or run is not None:
+        # a and b are recipes: they choose what to read, not among loaded model@run systems
+        wanted = [a, b] if a is not None and b is not None and not loaded else None
+        scores = read_scores(data, data2, wanted, training_runs=True, run=run,
+                             **load_options)
     if scores is None or scores.runs is None:
         raise EvalbarsError("seeds needs training runs: pass run= (--run COL), the column "
                             "naming each row's run (seed), or data loaded with "
@@ -520,7 +513,7 @@ def seeds(
         n_clusters=None if labels is None else len(labels), models=tuple(results),
         difference=difference, dropped=scores.dropped, statement="",
         warnings=_warnings(tuple(results), None if codes is None else labels[codes]),
-        provenance=_provenance(scores, settings))
+        provenance=provenance(scores, settings))
     from .render_seeds import statement
 
     return dataclasses.replace(result, statement=statement(result.to_dict()))

@@ -33,11 +33,14 @@ import numpy as np
 
 from . import _format as fmt
 from . import _parts, multiplicity
+from ._analysis import checked_settings, provenance
 from ._errors import EvalbarsError
+from ._inputs import read_scores, takes_load_options
+from ._progress import bootstrap_bar
 from ._seeding import child_seed
 from ._table import name_list
 from ._types import Interval, TestResult
-from .ingest import ItemScores, load
+from .ingest import ItemScores
 from .leaderboard import PairComparison, _check_correction, _pair, _shared_means
 from .results import Difference, ModelScore, Settings, _Report
 from .significance import TIE_RTOL
@@ -373,17 +376,15 @@ def _check_split(split, select_on, confirm_on, holdout) -> None:
 
 def _read(data, data2, wanted, split, options) -> tuple[ItemScores, np.ndarray | None]:
     """The scores, and each item's split label when ``split`` names a column."""
-    from .api import _as_item_scores
-
     if split is None:
-        return _as_item_scores(data, data2, wanted, **options), None
+        return read_scores(data, data2, wanted, **options), None
     if isinstance(data, ItemScores):
         raise EvalbarsError("split= names a column of the input, but data is already loaded "
                             "ItemScores; pass the file or DataFrame")
     # Read as a cluster column: one label per item, checked; the split column is then
     # never taken for a model, and the second reading pins the models found.
-    labelled = load(data, data2, models=wanted, **{**options, "cluster": split})
-    scores = load(data, data2, models=list(labelled.models), **options)
+    labelled = read_scores(data, data2, wanted, **{**options, "cluster": split})
+    scores = read_scores(data, data2, list(labelled.models), **options)
     return scores, np.asarray(labelled.clusters)
 
 
@@ -444,6 +445,7 @@ def _by_holdout(scores: ItemScores, names: tuple[str, ...], holdout: float, seed
 # --- the command -----------------------------------------------------------------------
 
 
+@takes_load_options
 def select(
     data,
     data2=None,
@@ -455,26 +457,18 @@ def select(
     select_on=None,
     confirm_on=None,
     holdout: float | None = None,
-    item: str | None = None,
-    model: str | None = None,
-    score: str | None = None,
-    score_type: str = "auto",
-    intersect: bool = False,
-    cluster: str | None = None,
-    sample: str | None = None,
     confidence_level: float = 0.95,
     n_resamples: int = 10_000,
     seed: int = 0,
     progress: bool = False,
+    **load_options,
 ) -> SelectResult:
     """The best of N candidates against a baseline, with the winner's curse accounted for.
 
     Parameters
     ----------
     data, data2 : path, pandas.DataFrame or ItemScores
-        Per-item results (see :func:`evalbars.ingest.load`); ``item``, ``model``,
-        ``score``, ``score_type``, ``intersect``, ``cluster`` and ``sample`` are its
-        options.
+        Per-item results or harness logs, as for :func:`evalbars.ci`.
     baseline : str
         The model every candidate is compared with.
     candidates : list of str, optional
@@ -490,6 +484,9 @@ def select(
         with the seed (stream ``select:holdout``), and choose on the rest.
     confidence_level, n_resamples, seed, progress
         As in :func:`evalbars.leaderboard.leaderboard`.
+    item, model, score, score_type, intersect, cluster, sample, run, input_format, metric,
+    scorer, qrels
+        How to read ``data``, see :func:`evalbars.load`.
 
     Returns
     -------
@@ -521,16 +518,12 @@ def select(
     >>> round(r.null_best.p_value, 2), round(r.confirm.difference.estimate, 3)
     (0.57, 0.0)
     """
-    from .api import _progress_bar, _provenance, _settings, _warnings
-
-    settings = _settings(confidence_level, n_resamples, seed)
+    settings = checked_settings(confidence_level, n_resamples, seed)
     _check_correction(correction)
     _check_names(baseline, candidates)
     _check_split(split, select_on, confirm_on, holdout)
     wanted = None if candidates is None else [baseline, *candidates]
-    scores, labels = _read(data, data2, wanted, split, dict(
-        item=item, model=model, score=score, score_type=score_type, intersect=intersect,
-        cluster=cluster, sample=sample))
+    scores, labels = _read(data, data2, wanted, split, load_options)
     if baseline not in scores.models:
         raise EvalbarsError(f"unknown baseline {baseline!r}; the models are "
                             f"{list(scores.models)}")
@@ -549,7 +542,7 @@ def select(
     prepared = _parts.prepare(chosen, ordered)
     per_model = 1 if prepared.clusters is None else 2
     stages = per_model * (len(ordered) + (3 if held is not None else 0)) + 1
-    bar = _progress_bar(progress, stages, settings.n_resamples)
+    bar = bootstrap_bar(progress, stages, settings.n_resamples)
     try:
         summaries = {name: _parts.model_score(_parts.prepare(chosen, (name,)), name, settings,
                                               bar) for name in ordered}
@@ -583,8 +576,9 @@ def select(
         n_items=len(scores.items), score_type=scores.score_type, settings=settings,
         models=tuple(summaries[name] for name in order), statement="",
         dropped=scores.dropped,
-        warnings=_warnings(prepared, [summaries[name] for name in order]) + _tie_warning(found),
-        provenance=_provenance(scores, settings), baseline=baseline, correction=correction,
+        warnings=_parts.score_warnings(prepared, [summaries[name] for name in order])
+        + _tie_warning(found),
+        provenance=provenance(scores, settings), baseline=baseline, correction=correction,
         alpha=1.0 - settings.confidence_level, split=split_info, candidates=tuple(found),
         null_best=null_best(gains, resampled), adjusted_gain=adjusted_gain(gains, resampled),
         confirm=confirmation)

@@ -7,89 +7,94 @@ LOG_FORMATS = ("lm-eval", "inspect", "promptfoo", "openai-evals", "helm", "trec"
 """The formats --input-format names (evalbars.logs.FORMATS; a test keeps them the same)."""
 
 
+COLUMNS_GROUP = "columns (auto-detected when left out; printed)"
+"""The title of the group of loading options in a command's help."""
+
+LOAD_FLAGS = {
+    "item": dict(default=None, help="column with the question id"),
+    "model": dict(default=None, help="long layout: column naming the model of each row"),
+    "score": dict(default=None, help="long layout or two files: column with the score"),
+    "score_type": dict(choices=("auto", "binary", "continuous"), default="auto",
+                       help="auto: binary when every score is 0 or 1 (default: auto)"),
+    "intersect": dict(action="store_true", default=False,
+                      help="keep only items scored for every model; report how many dropped"),
+    "cluster": dict(metavar="COL", default=None,
+                    help="column giving each question's cluster (document, topic, session): "
+                         "clusters, not questions, are then the independent units; logs: "
+                         "task or doc.KEY (lm-eval), metadata.KEY (inspect, promptfoo), "
+                         "vars.KEY (promptfoo)"),
+    "sample": dict(metavar="COL", default=None,
+                   help="column telling apart several sampled answers to the same question by "
+                        "the same model (epoch or repeat index); they count as one question"),
+    "run": dict(metavar="COL", default=None,
+                help="column naming each row's training run (seed): for evalbars seeds, "
+                     "which compares recipes over their runs; the other analyses refuse it"),
+    "input_format": dict(metavar="FORMAT", default="auto",
+                         help="auto (default: logs are recognised by name and content), table "
+                              "(read by extension), or a log format: " + ", ".join(LOG_FORMATS)),
+    "metric": dict(metavar="NAME", default=None,
+                   help="logs: the per-question metric (lm-eval exact_match or "
+                        "exact_match,FILTER; TREC nDCG@10, RR, AP, ...); each format's default "
+                        "is printed"),
+    "scorer": dict(metavar="NAME", default=None,
+                   help="inspect logs with several scorers: the one to compare"),
+    "qrels": dict(metavar="QRELS", default=None,
+                  help="TREC run files: the relevance judgements to score them against"),
+}
+"""argparse settings of the loading options, by the API keyword (``evalbars.ingest.load``'s
+options: spelled out here so that building the parser imports no numpy; a test checks that
+names and defaults agree)."""
+
+
 def add_data_options(parser: argparse.ArgumentParser) -> None:
-    """DATA [DATA2] and the column options of :func:`evalbars.ingest.load`."""
+    """DATA [DATA2] and the loading options of :func:`evalbars.ingest.load`."""
     parser.add_argument("data", help="results file (.csv, .jsonl, .parquet), or a harness log "
                                      "file or folder (docs/logs.md)")
     parser.add_argument("data2", nargs="?", default=None,
                         help="a second results file, one model per file, joined on the id "
                              "(or a second log)")
-    add_column_options(parser.add_argument_group("columns (auto-detected when left out; printed)"),
-                       logs=True)
+    add_column_options(parser.add_argument_group(COLUMNS_GROUP))
 
 
-def add_column_options(group, *, sample: bool = True, logs: bool = False, run: bool = False,
-                       **helps: str) -> None:
-    """--item, --model, --score, --score-type, --intersect, --cluster, --sample (and --run).
+def add_column_options(group, **helps: str) -> None:
+    """--item, --model, --score, ..., --qrels: every option of :data:`LOAD_FLAGS`.
 
-    ``group`` is a parser or an argument group. ``sample=False`` leaves out --sample;
-    ``run=True`` adds --run (for commands whose API takes ``run=``); ``logs=True`` adds the
-    harness-log options --input-format, --metric, --scorer and --qrels; ``helps`` replaces
-    the help of an option, keyed by its name (``cluster="..."``).
+    ``group`` is a parser or an argument group; ``helps`` replaces the help of an option,
+    keyed by its name (``cluster="..."``).
     """
-    options = {
-        "item": dict(help="column with the question id"),
-        "model": dict(help="long layout: column naming the model of each row"),
-        "score": dict(help="long layout or two files: column with the score"),
-        "score_type": dict(choices=("auto", "binary", "continuous"), default="auto",
-                           help="auto: binary when every score is 0 or 1 (default: auto)"),
-        "intersect": dict(action="store_true",
-                          help="keep only items scored for every model; report how many "
-                               "dropped"),
-        "cluster": dict(metavar="COL",
-                        help="column giving each question's cluster (document, topic, "
-                             "session): clusters, not questions, are then the independent "
-                             "units"),
-        "sample": dict(metavar="COL",
-                       help="column telling apart several sampled answers to the same "
-                            "question by the same model (epoch or repeat index); they count "
-                            "as one question"),
-    }
-    if run:
-        options["run"] = dict(metavar="COL",
-                              help="column telling apart independent training runs (seeds) of "
-                                   "each model, every run scored on the same questions; each "
-                                   "(model, run) pair is scored as a system 'model@run'")
-    if logs:
-        options.update({
-            "input_format": dict(
-                metavar="FORMAT", default="auto",
-                help="auto (default: logs are recognised by name and content), table (read "
-                     "by extension), or a log format: " + ", ".join(LOG_FORMATS)),
-            "metric": dict(metavar="NAME",
-                           help="logs: the per-question metric (lm-eval exact_match or "
-                                "exact_match,FILTER; TREC nDCG@10, RR, AP, ...); each "
-                                "format's default is printed"),
-            "scorer": dict(metavar="NAME",
-                           help="inspect logs with several scorers: the one to compare"),
-            "qrels": dict(metavar="QRELS",
-                          help="TREC run files: the relevance judgements to score them "
-                               "against"),
-        })
-        options["cluster"]["help"] += ("; logs: task or doc.KEY (lm-eval), metadata.KEY "
-                                       "(inspect, promptfoo), vars.KEY (promptfoo)")
-    for name, text in helps.items():
-        options[name]["help"] = text
-    if not sample:
-        del options["sample"]
-    for name, spec in options.items():
-        group.add_argument("--" + name.replace("_", "-"), **spec)
+    for (name, spec), flag in zip(LOAD_FLAGS.items(), flags(LOAD_FLAGS)):
+        group.add_argument(flag, **{**spec, "help": helps.get(name, spec["help"])})
 
 
 def load_options(args: argparse.Namespace) -> dict:
-    """Keyword arguments for the API's loading parameters, from parsed arguments.
+    """The loading options given on the command line, as API keyword arguments.
 
-    ``cluster``, ``sample``, ``run`` and the log options (``input_format`` other than auto,
-    ``metric``, ``scorer``, ``qrels``) are included only when given.
+    Options left at their defaults are left out, so the API's defaults apply.
     """
-    options = dict(item=args.item, model=args.model, score=args.score,
-                   score_type=args.score_type, intersect=args.intersect)
-    for name in ("cluster", "sample", "run", "metric", "scorer", "qrels"):
-        if getattr(args, name, None) is not None:
-            options[name] = getattr(args, name)
-    if getattr(args, "input_format", "auto") != "auto":
-        options["input_format"] = args.input_format
-    return options
+    return {name: getattr(args, name) for name, spec in LOAD_FLAGS.items()
+            if getattr(args, name) != spec["default"]}
+
+
+def flags(names) -> list[str]:
+    """The command-line spelling of API keywords: ``score_type`` -> ``--score-type``."""
+    return ["--" + name.replace("_", "-") for name in names]
+
+
+def analysis_settings(args: argparse.Namespace, *, progress: bool = True) -> dict:
+    """The API's settings keywords from parsed arguments (with a progress bar, for the
+    analyses that draw one)."""
+    settings = dict(confidence_level=args.confidence_level, n_resamples=args.n_resamples,
+                    seed=args.seed)
+    if progress:
+        settings["progress"] = True
+    return settings
+
+
+def add_correction(parser: argparse.ArgumentParser, over: str, *,
+                   default: str | None = "holm") -> None:
+    """--correction: the p-value adjustment over ``over`` (evalbars.multiplicity.METHODS)."""
+    parser.add_argument("--correction", choices=("holm", "bonferroni", "benjamini-hochberg"),
+                        default=default, help=f"p-value adjustment over {over} (default: holm)")
 
 
 def add_settings(parser: argparse.ArgumentParser, *, resamples: bool = True,

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_data_options, add_settings, load_options
+from ._common import add_correction, add_data_options, add_settings, analysis_settings, \
+    load_options
 
 
 def _run(args: argparse.Namespace) -> dict:
@@ -11,8 +12,7 @@ def _run(args: argparse.Namespace) -> dict:
 
     return ablation(args.data, args.data2, full=args.full, baseline=args.baseline,
                     variants=args.variants, correction=args.correction, **load_options(args),
-                    confidence_level=args.confidence_level, n_resamples=args.n_resamples,
-                    seed=args.seed, progress=True).to_dict()
+                    **analysis_settings(args)).to_dict()
 
 
 def register(commands) -> None:
@@ -34,8 +34,6 @@ def register(commands) -> None:
     parser.add_argument("--variants", nargs="+", metavar="NAME",
                         help="the full system with one part removed, one model each "
                              "(default: every other model)")
-    parser.add_argument("--correction", choices=("holm", "bonferroni", "benjamini-hochberg"),
-                        default="holm",
-                        help="p-value adjustment over the table (default: holm)")
+    add_correction(parser, "the table")
     add_settings(parser)
     parser.set_defaults(handler=_run)

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_data_options, add_settings, load_options
+from ._common import add_correction, add_data_options, add_settings, analysis_settings, \
+    flags, load_options
 
-_SCORE_OPTIONS = ("data2", "models", "baseline", "correction", "item", "model", "score",
-                  "cluster", "sample")
-"""Options that describe per-question scores (not battles)."""
+_SCORE_OPTIONS = ("data2", "models", "baseline", "correction")
+"""Options that describe per-question scores (not battles), besides the loading options."""
 _BATTLE_OPTIONS = ("model_a", "model_b", "winner")
 """Options that describe battles."""
 
@@ -20,13 +20,11 @@ def _given(args: argparse.Namespace, names) -> list[str]:
 def _run(args: argparse.Namespace) -> dict:
     from .._errors import EvalbarsError
 
-    settings = dict(confidence_level=args.confidence_level, n_resamples=args.n_resamples,
-                    seed=args.seed, progress=True)
+    settings = analysis_settings(args)
     if args.battles:
         from ..bradley_terry import bradley_terry
 
-        stray = _given(args, _SCORE_OPTIONS) + _given(args, ("intersect",))
-        stray += ["--score-type"] * (args.score_type != "auto")
+        stray = _given(args, _SCORE_OPTIONS) + flags(load_options(args))
         if stray:
             raise EvalbarsError(
                 f"{', '.join(stray)} {'applies' if len(stray) == 1 else 'apply'} only to "
@@ -64,8 +62,7 @@ def register(commands) -> None:
                         help="models to rank (default: all)")
     parser.add_argument("--baseline", metavar="NAME",
                         help="compare each model against this one only, instead of all pairs")
-    parser.add_argument("--correction", choices=("holm", "bonferroni", "benjamini-hochberg"),
-                        help="p-value adjustment over the pairs (default: holm)")
+    add_correction(parser, "the pairs", default=None)
     battles = parser.add_argument_group("battles (with --battles)")
     battles.add_argument("--battles", action="store_true",
                          help="DATA holds pairwise battles: rate the models (Bradley-Terry)")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_data_options, add_settings, load_options
+from ._common import add_data_options, add_settings, analysis_settings, load_options
 
 
 def _k_list(text: str) -> tuple[int, ...]:
@@ -19,9 +19,7 @@ def _run(args: argparse.Namespace) -> dict:
     from ..passk import passk
 
     return passk(args.data, args.data2, k=args.k, models=args.models, a=args.a, b=args.b,
-                 **load_options(args),
-                 confidence_level=args.confidence_level, n_resamples=args.n_resamples,
-                 seed=args.seed).to_dict()
+                 **load_options(args), **analysis_settings(args, progress=False)).to_dict()
 
 
 def register(commands) -> None:

@@ -3,9 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_column_options, add_format, load_options
-
-_PILOT_OPTIONS = ("a", "b", "item", "model", "score", "intersect", "cluster")
+from ._common import add_column_options, add_format, flags, load_options
 
 
 def _run(args: argparse.Namespace) -> dict:
@@ -18,8 +16,8 @@ def _run(args: argparse.Namespace) -> dict:
             raise EvalbarsError(f"--pilot takes one or two files; got {len(args.pilot)}")
         pilot = power.from_pilot(*args.pilot, a=args.a, b=args.b, **load_options(args))
     else:
-        stray = [f"--{name}" for name in _PILOT_OPTIONS if getattr(args, name)]
-        stray += ["--score-type"] * (args.score_type != "auto")
+        stray = flags(name for name in ("a", "b") if getattr(args, name) is not None)
+        stray += flags(load_options(args))
         if stray:
             raise EvalbarsError(f"{', '.join(stray)} describe the --pilot file; give --pilot FILE")
     common = dict(design=args.design, alpha=args.alpha, method=args.method, pilot=pilot,
@@ -85,8 +83,7 @@ def register(commands) -> None:
                        help="a pilot results file, or two files with one model each")
     pilot.add_argument("--a", metavar="NAME", help="the baseline model (column or model name)")
     pilot.add_argument("--b", metavar="NAME", help="the model compared against it")
-    add_column_options(pilot, sample=True,
-                       intersect="keep only items scored for every model",
+    add_column_options(pilot, intersect="keep only items scored for every model",
                        cluster="column giving each question's cluster: estimates --icc and "
                                "--cluster-size for --design clustered")
     add_format(parser.add_argument_group("settings"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import add_data_options, add_settings, load_options
+from ._common import add_data_options, add_settings, analysis_settings, load_options
 
 WRITERS = {".html": "html", ".htm": "html", ".md": "markdown", ".markdown": "markdown",
            ".tex": "latex"}
@@ -69,12 +69,6 @@ def read_document(path: str) -> dict:
     return doc
 
 
-def analysis_settings(args: argparse.Namespace) -> dict:
-    """The API's settings keywords from parsed arguments (with a progress bar)."""
-    return dict(confidence_level=args.confidence_level, n_resamples=args.n_resamples,
-                seed=args.seed, progress=True)
-
-
 def source_document(args: argparse.Namespace, kind: str) -> dict:
     """The document to write: read from --from-json, or ``kind`` run on DATA.
 
@@ -90,13 +84,13 @@ def source_document(args: argparse.Namespace, kind: str) -> dict:
     if args.data is None:
         raise EvalbarsError("give a results file DATA, or --from-json FILE")
     from .. import api
-    from ..ingest import load
+    from .._inputs import read_scores
 
     models, a, b = getattr(args, "models", None), getattr(args, "a", None), getattr(args, "b", None)
     if models and (a or b):
         raise EvalbarsError("--models chooses the models of a ci report; --a and --b the pair "
                             "of a comparison: give one or the other")
-    scores = load(args.data, args.data2, models=models, **load_options(args))
+    scores = read_scores(args.data, args.data2, models, **load_options(args))
     if kind == "auto":
         kind = "compare" if a or b or len(scores.models) == 2 else "ci"
     if kind == "compare":
@@ -122,7 +116,7 @@ def _run(args: argparse.Namespace) -> dict:
     if WRITERS[suffix] == "latex":
         from ..report_latex import render_latex as write
     elif WRITERS[suffix] == "markdown":
-        from ..report_html import render_markdown as write
+        from ..report_markdown import render_markdown as write
     else:
         from ..report_html import render_html as write
     Path(args.output).write_text(write(doc), encoding="utf-8")

@@ -3,26 +3,21 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_data_options, add_settings, load_options
-
-
-def _settings(args: argparse.Namespace) -> dict:
-    return dict(confidence_level=args.confidence_level, n_resamples=args.n_resamples,
-                seed=args.seed, progress=True)
+from ._common import add_data_options, add_settings, analysis_settings, load_options
 
 
 def _run_ci(args: argparse.Namespace) -> dict:
     from .. import api
 
     return api.ci(args.data, args.data2, models=args.models, **load_options(args),
-                  **_settings(args)).to_dict()
+                  **analysis_settings(args)).to_dict()
 
 
 def _run_compare(args: argparse.Namespace) -> dict:
     from .. import api
 
     return api.compare(args.data, args.data2, a=args.a, b=args.b, margin=args.margin,
-                       **load_options(args), **_settings(args)).to_dict()
+                       **load_options(args), **analysis_settings(args)).to_dict()
 
 
 def register(commands) -> None:

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_column_options, add_settings, load_options
+from ._common import COLUMNS_GROUP, add_column_options, add_settings, analysis_settings, \
+    load_options
 
 
 def document(args: argparse.Namespace) -> dict:
@@ -22,10 +23,8 @@ def document(args: argparse.Namespace) -> dict:
         return read_document(args.from_json)
     if args.data is None:
         raise EvalbarsError("give a results file DATA, or --from-json FILE")
-    options = load_options(args)
-    return seeds(args.data, args.data2, a=args.a, b=args.b, **options,
-                 confidence_level=args.confidence_level, n_resamples=args.n_resamples,
-                 seed=args.seed).to_dict()
+    return seeds(args.data, args.data2, a=args.a, b=args.b, **load_options(args),
+                 **analysis_settings(args, progress=False)).to_dict()
 
 
 def add_arguments(parser: argparse.ArgumentParser, *, from_json: bool = False) -> None:
@@ -43,9 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser, *, from_json: bool = False) -
     parser.add_argument("data2", nargs="?", default=None,
                         help="a second results file, one recipe per file (both with the run "
                              "column), joined on the id")
-    add_column_options(parser.add_argument_group("columns (auto-detected when left out; "
-                                                  "printed)"), run=True,
-                       model="long layout: column naming the recipe (model) of each row")
+    add_column_options(parser.add_argument_group(COLUMNS_GROUP),
+                       model="long layout: column naming the recipe (model) of each row",
+                       run="column naming each row's training run (seed): required")
     group = parser.add_argument_group("recipes")
     group.add_argument("--a", metavar="RECIPE", help="the baseline recipe of the comparison")
     group.add_argument("--b", metavar="RECIPE",

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_data_options, add_settings, load_options
+from ._common import add_correction, add_data_options, add_settings, analysis_settings, \
+    load_options
 
 
 def _run(args: argparse.Namespace) -> dict:
@@ -12,8 +13,7 @@ def _run(args: argparse.Namespace) -> dict:
     return select(args.data, args.data2, baseline=args.baseline, candidates=args.candidates,
                   correction=args.correction, split=args.split, select_on=args.select_on,
                   confirm_on=args.confirm_on, holdout=args.holdout, **load_options(args),
-                  confidence_level=args.confidence_level, n_resamples=args.n_resamples,
-                  seed=args.seed, progress=True).to_dict()
+                  **analysis_settings(args)).to_dict()
 
 
 def register(commands) -> None:
@@ -37,9 +37,7 @@ def register(commands) -> None:
                         help="the model every candidate is compared with (required)")
     parser.add_argument("--candidates", nargs="+", metavar="NAME",
                         help="the candidates (default: every other model)")
-    parser.add_argument("--correction", choices=("holm", "bonferroni", "benjamini-hochberg"),
-                        default="holm",
-                        help="p-value adjustment over the candidates (default: holm)")
+    add_correction(parser, "the candidates")
     held = parser.add_argument_group("held-out confirmation")
     held.add_argument("--split", metavar="COL",
                       help="column assigning each question to a split")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import add_format
+from ._common import COLUMNS_GROUP, add_column_options, add_format, load_options
 
 _OPTIONS = {
     "n": dict(type=int, metavar="N", help="questions"),
@@ -149,7 +149,7 @@ def _run(name: str, args: argparse.Namespace) -> dict:
               file=sys.stderr)
         return result.to_dict()
     if name == "misaligned":
-        keywords.update(data=args.data, data2=args.data2)
+        keywords.update(data=args.data, data2=args.data2, **load_options(args))
     return simulate.SIMULATIONS[name](**keywords, progress=True).to_dict()
 
 
@@ -160,6 +160,7 @@ def _add(names, name: str) -> None:
     if name == "misaligned":
         parser.add_argument("data", nargs="?", help="0/1 results file (default: a fake pair)")
         parser.add_argument("data2", nargs="?", help="a second file, one model per file")
+        add_column_options(parser.add_argument_group(COLUMNS_GROUP))
     if name == "fake-pair":
         parser.add_argument("-o", "--output", required=True, metavar="FILE",
                             help="the results file to write (CSV)")

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from .._errors import EvalbarsError
+from .._inputs import pick_pair, read_scores, takes_load_options
 from .._seeding import check_seed, child_seed
 from ._pairs import (CELLS, at_least, bars_do_not_overlap, check_count, check_fraction,
                      check_run, mcnemar_exact_p, pair_spec, paired_wald, z_for)
@@ -180,13 +181,11 @@ def power(*, gap: float = 0.02, n: int = 500, accuracy: float = 0.70,
                       tuple(share(name, out[:, i]) for i, name in enumerate(TESTS)))
 
 
-def _load_pair(data, data2, a: str | None,
-               b: str | None) -> tuple[np.ndarray, np.ndarray, dict]:
-    from ..api import _as_item_scores, _pick_pair
-
+def _load_pair(data, data2, a: str | None, b: str | None,
+               load_options: dict) -> tuple[np.ndarray, np.ndarray, dict]:
     wanted = [a, b] if a is not None and b is not None else None
-    scores = _as_item_scores(data, data2, wanted)
-    a_name, b_name = _pick_pair(scores, a, b)
+    scores = read_scores(data, data2, wanted, **load_options)
+    a_name, b_name = pick_pair(scores, a, b)
     if scores.score_type != "binary":
         raise EvalbarsError(f"misaligned needs 0/1 scores; the scores of {a_name!r} and "
                             f"{b_name!r} are {scores.score_type}")
@@ -195,11 +194,12 @@ def _load_pair(data, data2, a: str | None,
     return scores.column(a_name), scores.column(b_name), source
 
 
+@takes_load_options
 def misaligned(data=None, data2=None, *, a: str | None = None, b: str | None = None,
                n: int | None = None, accuracy: float | None = None, gap: float | None = None,
                disagreement: float | None = None, correlation: float | None = None,
                alpha: float = 0.05, experiments: int = 20_000, seed: int = 0,
-               progress: bool = False) -> Simulation:
+               progress: bool = False, **load_options) -> Simulation:
     """What shuffling one model's rows before a positional join does to a paired analysis.
 
     Parameters
@@ -213,6 +213,9 @@ def misaligned(data=None, data2=None, *, a: str | None = None, b: str | None = N
     alpha, experiments, seed, progress
         As in :func:`aa` (stream ``"simulate:misaligned"``); each experiment is one
         random shuffle of B's rows.
+    item, model, score, score_type, intersect, cluster, sample, run, input_format, metric,
+    scorer, qrels
+        How to read ``data``, see :func:`evalbars.load`.
 
     Returns
     -------
@@ -242,9 +245,13 @@ def misaligned(data=None, data2=None, *, a: str | None = None, b: str | None = N
                       correlation=correlation)
     experiments, seed, alpha = check_run(experiments, seed, alpha)
     if data is None:
-        if data2 is not None or a is not None or b is not None:
-            raise EvalbarsError("data2, a and b describe the data; without data there is "
-                                f"nothing to read (got data2={data2!r}, a={a!r}, b={b!r})")
+        given = {key: value for key, value in {"data2": data2, "a": a, "b": b,
+                                                 **load_options}.items() if value is not None}
+        if given:
+            raise EvalbarsError(
+                "data2, a and b describe the data (as do the loading options); without data "
+                "there is nothing to read "
+                f"(got {', '.join(f'{k}={v!r}' for k, v in given.items())})")
         defaults = dict(n=500, accuracy=0.70, gap=0.025)
         pair = fake_pair(seed=seed, **{k: defaults.get(k) if v is None else v
                                        for k, v in generation.items()})
@@ -254,7 +261,7 @@ def misaligned(data=None, data2=None, *, a: str | None = None, b: str | None = N
         if given:
             raise EvalbarsError(f"{', '.join(given)} describe a simulated pair; give them "
                                 "without data, or give data alone")
-        x_a, x_b, settings = _load_pair(data, data2, a, b)
+        x_a, x_b, settings = _load_pair(data, data2, a, b, load_options)
         settings["n"] = int(x_a.size)
     total, right_a, right_b = int(x_a.size), int(x_a.sum()), int(x_b.sum())
     for name, right in (("a", right_a), ("b", right_b)):
