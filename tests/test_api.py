@@ -4,6 +4,7 @@ Expected values come from ../shared/fixtures/EXPECTED.md (seed 000, seed 002, sc
 statsmodels, R), compared with a tolerance of half the last digit shown there.
 """
 import csv
+import inspect
 
 import numpy as np
 import pytest
@@ -212,3 +213,96 @@ def test_three_models_need_a_choice(tmp_path):
     path.write_text("id,x,y,z\nq1,1,0,1\nq2,0,1,1\n")
     with pytest.raises(EvalbarsError, match=r"3 models \['x', 'y', 'z'\]; choose two"):
         evalbars.compare(path)
+
+
+# --- the loading options every entry point that reads data takes ----------------------
+
+def _readers():
+    from evalbars.ablation import ablation
+    from evalbars.gate import gate
+    from evalbars.leaderboard import leaderboard
+    from evalbars.passk import passk
+    from evalbars.power import from_pilot
+    from evalbars.seeds import seeds
+    from evalbars.select import select
+    from evalbars.simulate import misaligned
+
+    return {"ci": (evalbars.ci, {}), "compare": (evalbars.compare, {}),
+            "leaderboard": (leaderboard, {}), "select": (select, dict(baseline="system_a")),
+            "ablation": (ablation, dict(full="system_b", baseline="system_a")),
+            "seeds": (seeds, dict(run="topic_id")), "passk": (passk, {}),
+            "from_pilot": (from_pilot, {}), "misaligned": (misaligned, {}),
+            "gate": (gate, dict(max_regression=0.01))}
+
+
+READERS = _readers()
+
+
+@pytest.mark.parametrize("name", READERS)
+def test_the_signature_shows_the_parameters_of_load(name):
+    function, _ = READERS[name]
+    shown = inspect.signature(function).parameters
+    loading = inspect.signature(evalbars.load).parameters
+    for option in set(loading) - {"data", "data2", "models"}:
+        assert (shown[option].default, shown[option].annotation) == \
+            (loading[option].default, loading[option].annotation), option
+    assert all(p.kind is not p.VAR_KEYWORD for p in shown.values())
+
+
+@pytest.mark.parametrize("name", READERS)
+def test_a_misspelt_loading_option_names_the_closest(name, cookbook_path):
+    function, required = READERS[name]
+    with pytest.raises(EvalbarsError) as error:
+        function(cookbook_path, clustr="topic_id", **required)
+    message = str(error.value)
+    assert message.startswith("unknown keyword argument clustr='topic_id' (did you mean "
+                              "cluster?); the data is read with the options item, model,")
+    assert message.endswith("scorer, qrels of evalbars.load")
+
+
+@pytest.mark.parametrize("name", READERS)
+def test_loading_options_with_loaded_scores_are_refused(name, cookbook_path):
+    function, required = READERS[name]
+    required = {key: value for key, value in required.items() if key != "run"}
+    with pytest.raises(EvalbarsError, match="cluster='topic_id' says how to read a file, but "
+                                            "data is already loaded ItemScores"):
+        function(evalbars.load(cookbook_path), cluster="topic_id", **required)
+
+
+def test_loading_options_at_loads_defaults_change_nothing_and_pass(cookbook_path):
+    scores = evalbars.load(cookbook_path, cluster="topic_id")
+    plain = evalbars.compare(scores, n_resamples=500).to_dict()
+    assert evalbars.compare(scores, cluster=None, intersect=False, n_resamples=500,
+                            score_type="auto").to_dict() == plain
+
+
+@pytest.mark.parametrize("name", [name for name in READERS if name != "seeds"])
+def test_run_is_refused_where_runs_are_not_analysed(name, cookbook_path):
+    """With run=, models would be recipes to load but 'model@run' systems to analyse."""
+    function, required = READERS[name]
+    with pytest.raises(EvalbarsError) as error:
+        function(cookbook_path, run="topic_id", **required)
+    assert str(error.value) == (
+        "run='topic_id' reads training runs, which this analysis does not model: "
+        "evalbars.seeds (evalbars seeds --run COL) compares recipes over their runs; to "
+        "analyse each run as a model of its own, named 'model@run', load the data with "
+        "evalbars.load(..., run='topic_id') and pass that")
+
+
+def test_runs_loaded_first_are_models_named_model_at_run():
+    """docs/seeds.md, "One run each is a claim about two checkpoints"."""
+    data = evalbars.load("examples/seeds.csv", run="seed")
+    r = evalbars.compare(data, a="baseline@1", b="curriculum@1", n_resamples=500)
+    assert [m.name for m in r.models] == ["baseline@1", "curriculum@1"]
+    assert r.provenance["source"]["columns"]["run"] == "seed"
+
+
+@pytest.mark.parametrize("values", [(0.5, 0.7), (1, 0)], ids=["continuous", "binary"])
+def test_one_question_is_refused_by_name(values):
+    """One question shows no spread: no error bar (was a TypeError in the statement)."""
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"id": ["q1"], "a": [values[0]], "b": [values[1]]})
+    for run in (lambda: evalbars.compare(frame, a="a", b="b"), lambda: evalbars.ci(frame)):
+        with pytest.raises(EvalbarsError, match=r"^an error bar needs at least 2 questions; "
+                                                r"the data have 1 \('q1'\)$"):
+            run()

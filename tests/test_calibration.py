@@ -309,3 +309,94 @@ def test_full_size_defaults_over_the_grid():
     for rate in nulls.rates:
         if rate.name.startswith(("null-binary/", "null-continuous/", "null-clustered/cluster")):
             assert rate.value <= 0.05 + 0.01 + 3 * rate.mc_error, rate.name
+
+
+# --- a 0/1 gap with few discordant questions leads with newcombe ---------------------------
+
+
+def _few_discordant(n: int, b_only: int, a_only: int):
+    right = n - b_only - a_only
+    frame = {"id": [f"q{i}" for i in range(n)],
+             "a": [1] * (right // 2) + [0] * (right - right // 2) + [0] * b_only + [1] * a_only,
+             "b": [1] * (right // 2) + [0] * (right - right // 2) + [1] * b_only + [0] * a_only}
+    return evalbars.compare(frame_of(frame), a="a", b="b", n_resamples=1000)
+
+
+def frame_of(columns):
+    pd = pytest.importorskip("pandas")
+    return pd.DataFrame(columns)
+
+
+def test_newcombe_is_the_headline_below_ten_discordant_questions():
+    few = _few_discordant(100, 5, 0)  # 5 discordant: under GAP_COVERAGE's last bound (10)
+    assert caveats.FEW_DISCORDANT == 10
+    assert few.difference.intervals[0].method == "newcombe"
+    assert [i.method for i in few.difference.intervals[1:]] == [
+        "paired-bootstrap-percentile", "paired-wald", "paired-t", "unpaired-wald"]
+    head = few.difference.intervals[0]  # its numbers: tests/test_intervals.py
+    assert (f"Newcombe 95% CI {100 * head.low:+.1f} to {100 * head.high:+.1f}, chosen because "
+            "only 5 questions had one model right and the other wrong, too few for the paired "
+            "bootstrap") in few.statement
+    assert any("the headline interval is newcombe's, which covered 96% to 99.6%" in w
+               for w in few.warnings)
+    enough = _few_discordant(100, 7, 3)  # 10 discordant: the paired bootstrap leads
+    assert enough.difference.intervals[0].method == "paired-bootstrap-percentile"
+    assert not any("newcombe" in w for w in enough.warnings)
+
+
+def _headline_coverage(n, b_share, a_share, datasets, seed):
+    """Share of simulated pairs whose headline gap interval holds the true gap."""
+    rng = np.random.default_rng(seed)
+    hits = 0
+    for k in range(datasets):
+        base = (rng.random(n) < 0.6).astype(int)
+        u = rng.random(n)
+        a, b = base.copy(), base.copy()
+        b[u < b_share], a[u < b_share] = 1, 0
+        a_only = (u >= b_share) & (u < b_share + a_share)
+        a[a_only], b[a_only] = 1, 0
+        frame = frame_of({"id": [str(i) for i in range(n)], "a": a, "b": b})
+        head = evalbars.compare(frame, a="a", b="b", n_resamples=1000, seed=k).difference
+        hits += head.intervals[0].low <= b_share - a_share <= head.intervals[0].high
+    return hits / datasets
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n,b_share,a_share", [(300, 0.016, 0.004), (100, 0.05, 0.01),
+                                               (100, 0.06, 0.02)])
+def test_the_headline_gap_interval_covers_with_few_discordant_questions(n, b_share, a_share):
+    """About 6 discordant questions expected, most of them one way (the paired bootstrap
+    alone covered 91% at n = 300 in a 400-dataset run; the headline 94.5%)."""
+    coverage_ = _headline_coverage(n, b_share, a_share, datasets=2000, seed=3)
+    assert coverage_ >= 0.95 - 0.02 - 3 * math.sqrt(0.95 * 0.05 / 2000), coverage_
+
+
+def test_passk_figures_are_the_studys():
+    """caveats.PASSK_COVERAGE is the passk table of docs/calibration.md (lowest, highest
+    over p = 0.3 and 0.7 at each n)."""
+    from conftest import ROOT
+
+    text = (ROOT / "docs" / "calibration.md").read_text(encoding="utf-8")
+    table = text[text.index("passk: coverage of 95% intervals"):]
+    rows = {}
+    for line in table.splitlines()[4:]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip(" *") for c in line.strip("|").split("|")]
+        values = [float(c.split("±")[0]) / 100 for c in cells[2:5]]
+        rows.setdefault(int(cells[0]), []).append(values)
+    for n, figures in caveats.PASSK_COVERAGE.items():
+        for column, k in enumerate((1, 5, 10)):
+            seen = [row[column] for row in rows[n]]
+            assert figures[k] == (round(min(seen), 3), round(max(seen), 3)), (n, k)
+    assert min(v for row in rows[100] + rows[500] for v in row) >= 0.937  # PASSK_ENOUGH
+
+
+def test_passk_warning_below_100_questions():
+    assert caveats.passk_warnings(100, "questions", (1, 5)) == []
+    found = caveats.passk_warnings(12, "clusters", (2, 8, 50))
+    assert found == ["with 12 clusters, pass@k intervals cover less than their level: in "
+                     "evalbars' calibration study (docs/calibration.md), at 10 questions with "
+                     "10 answers each, pass@1 90% to 91% and pass@10 48% to 91% of 95% "
+                     "intervals held the true value, and about 100 questions were needed for "
+                     "94-96%; collect more clusters or read the intervals as optimistic"]

@@ -82,15 +82,11 @@ def test_empty_file_and_header_only(capsys, tmp_path, name, content, naming):
     refused(capsys, "compare", write(tmp_path, name, content), naming=naming)
 
 
-def test_one_item_gives_a_result(capsys, tmp_path):
-    doc = accepted(capsys, "compare", write(tmp_path, "one.csv", "id,a,b\nq1,1,0\n"))
-    assert doc["n_items"] == 1 and doc["difference"]["estimate"] == -1.0
-    assert doc["agreement"]["a_only"] == 1
-    for interval in doc["models"][0]["intervals"]:  # the estimate is inside, or undefined
-        # (jeffreys is equal-tailed with no special case at 0 or n, as in statsmodels:
-        # at 1 of 1 its upper end is 0.9996; tests/test_properties.py says more)
-        if interval["low"] is not None and interval["method"] != "jeffreys":
-            assert interval["low"] <= 1.0 <= interval["high"], interval
+@pytest.mark.parametrize("row", ["q1,1,0", "q1,0.5,0.7"], ids=["binary", "continuous"])
+def test_one_item_is_refused(capsys, tmp_path, row):
+    """One question shows no spread: no error bar (continuous data crashed the statement)."""
+    refused(capsys, "compare", write(tmp_path, "one.csv", f"id,a,b\n{row}\n"),
+            naming=("at least 2 questions", "1 ('q1')"))
 
 
 def test_two_items_continuous(capsys, tmp_path):
@@ -236,22 +232,10 @@ def test_a_continuous_column_that_is_0_1_in_one_run(capsys, tmp_path):
     per model@run system (it called m0@0 a 0/1 column beside m0@1)."""
     path = write(tmp_path, "runs.csv", "id,seed,m0,m1\nq1,0,0,1\nq1,1,0.5,0.25\n"
                                        "q2,0,1,0\nq2,1,0.75,1\n")
-    doc = accepted(capsys, "ci", path, "--run", "seed") if "--run" in _help("ci") else None
-    if doc is not None:
-        assert doc["score_type"] == "continuous"
+    assert accepted(capsys, "seeds", path, "--run", "seed")["score_type"] == "continuous"
     assert load(path, run="seed").score_type == "continuous"
     flag = write(tmp_path, "flag.csv", "id,flag,m0\nq1,1,0.5\nq2,0,0.25\n")
     refused(capsys, "ci", flag, naming=("'flag' holds only 0/1", "'m0' holds other values"))
-
-
-def _help(command: str) -> str:
-    import contextlib
-    import io
-
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
-        main([command, "--help"])
-    return out.getvalue()
 
 
 def test_huge_finite_scores_are_refused_before_they_overflow(capsys, tmp_path):
@@ -305,8 +289,11 @@ def test_a_gigantic_single_line(capsys, tmp_path):
     answer = "x" * (5 << 20)  # one 5 MiB cell: a long answer kept beside the scores
     path = write(tmp_path, "long.csv", f"id,answer,a,b\nq1,{answer},1,0\nq2,short,0,1\n")
     assert accepted(capsys, "compare", path, "--a", "a", "--b", "b")["n_items"] == 2
-    line = json.dumps({"id": "y" * (20 << 20), "a": 1, "b": 0})
-    assert accepted(capsys, "compare", write(tmp_path, "long.jsonl", line))["n_items"] == 1
+    lines = json.dumps({"id": "y" * (20 << 20), "a": 1, "b": 0}) + '\n{"id": "q2", "a": 0, "b": 1}'
+    assert accepted(capsys, "compare", write(tmp_path, "long.jsonl", lines))["n_items"] == 2
+    one = refused(capsys, "compare", write(tmp_path, "one.jsonl", lines.split("\n")[0]),
+                  naming=("at least 2 questions", "'yyyy"))
+    assert len(one) < 200  # the 20 MiB id is cut
     no_newline = write(tmp_path, "flat.csv", "x" * (20 << 20))
     refused(capsys, "compare", no_newline, naming=("flat.csv", "header but no rows"))
 

@@ -14,8 +14,11 @@ from typing import Callable
 import numpy as np
 
 from . import bootstrap, clustering, intervals, samples, significance
+from ._errors import EvalbarsError
 from ._seeding import child_seed
+from ._table import short
 from ._types import Interval, TestResult
+from .caveats import FEW_DISCORDANT, interval_warnings
 from .ingest import ItemScores
 from .results import Agreement, Difference, ModelScore, Settings
 
@@ -31,7 +34,9 @@ CONTINUOUS_TESTS = ("sign-flip", "sign", "paired-t", "wilcoxon")
 """Methods and tests in report order; the first is the headline. With clusters the
 clustered methods (``cluster-cr1``, ``paired-cluster-cr1``, ``cluster-sign-flip``) come
 first, followed by the cluster bootstraps and then these, which treat items as
-independent and are kept for contrast."""
+independent and are kept for contrast. A 0/1 gap with fewer than
+:data:`~evalbars.caveats.FEW_DISCORDANT` discordant questions has ``newcombe`` first: the
+others under-cover there (docs/calibration.md)."""
 
 Progress = Callable[[int], None]
 
@@ -67,7 +72,14 @@ class Prepared:
 
 
 def prepare(scores: ItemScores, names: tuple[str, ...]) -> Prepared:
-    """Canonically ordered data of the models ``names`` (in that column order)."""
+    """Canonically ordered data of the models ``names`` (in that column order).
+
+    Refuses data of fewer than 2 questions: one question shows no spread, so no error bar
+    can be measured (the intervals would be undefined or of zero width).
+    """
+    if len(scores.items) < 2:
+        raise EvalbarsError(f"an error bar needs at least 2 questions; the data have "
+                            f"{len(scores.items)} ({', '.join(map(short, scores.items))})")
     index = [scores.models.index(name) for name in names]
     x, counts, sumsq = scores.scores[:, index], scores.counts[:, index], scores.sumsq[:, index]
     keys = [x[:, j] for j in range(x.shape[1])][::-1]
@@ -120,6 +132,22 @@ def model_score(data: Prepared, name: str, settings: Settings,
                       samples=split)
 
 
+def score_warnings(data: Prepared, summaries) -> tuple[str, ...]:
+    """Methods known to under-cover for these model scores, and what to use instead."""
+    found = [w for m in summaries
+             for w in interval_warnings(m, "binary" if data.binary else "continuous")]
+    if data.clusters is not None:
+        found += clustering.cluster_warnings(data.cluster_names[data.clusters])
+        for m in summaries:
+            ratio = m.clustered.se / m.clustered.se_naive if m.clustered.se_naive > 0 else 1.0
+            if ratio > 1.1:
+                found.append(
+                    f"model {m.name!r}: intervals that treat the {m.n:,} questions as "
+                    f"independent are {ratio:.2f}x too narrow for these clusters; use the "
+                    "clustered ones (cluster-cr1, cluster-bootstrap-percentile)")
+    return tuple(found)
+
+
 def _pair_seed(settings: Settings, kind: str, a_name: str, b_name: str) -> np.random.SeedSequence:
     return child_seed(settings.seed, f"{kind}:" + "\x00".join(sorted((a_name, b_name))))
 
@@ -155,6 +183,8 @@ def difference(data: Prepared, a_name: str, b_name: str, settings: Settings,
         else:
             computed.append(intervals.paired_interval(a, b, method=method,
                                                       confidence_level=level))
+    if data.binary and clustered is None and np.count_nonzero(a != b) < FEW_DISCORDANT:
+        computed.sort(key=lambda interval: interval.method != "newcombe")  # the headline
     by_name = {interval.method: interval for interval in computed}
     paired_width = by_name["paired-wald"].high - by_name["paired-wald"].low
     unpaired_width = by_name["unpaired-wald"].high - by_name["unpaired-wald"].low

@@ -41,6 +41,44 @@ GAP_COVERAGE = (
 expected number of discordant questions is below 1, from 1 to 3 and from 3 to 10
 (gap-binary); with 10 or more every method covered at least 93.7%."""
 
+FEW_DISCORDANT = GAP_COVERAGE[-1][0]
+"""Below this many discordant questions a 0/1 gap's headline interval is ``newcombe``,
+the one method that covered at least 95% there (:data:`GAP_COVERAGE`)."""
+
+PASSK_ENOUGH = 100
+"""From about this many questions (or clusters) pass@k intervals covered 93.7% to 95.6%."""
+
+PASSK_COVERAGE = {
+    10: {1: (0.905, 0.908), 5: (0.724, 0.925), 10: (0.484, 0.908)},
+    30: {1: (0.932, 0.938), 5: (0.889, 0.938), 10: (0.854, 0.939)},
+}
+"""Coverage (lowest, highest over mean pass rates 0.3 and 0.7) of 95% percentile
+bootstrap intervals of pass@1, pass@5 and pass@10 at 10 and 30 questions with 10 answers
+each, from the study (passk family, docs/calibration.md)."""
+
+
+def passk_warnings(n_units: int, unit: str, ks: tuple[int, ...]) -> list[str]:
+    """A warning when pass@k intervals rest on too few questions (or clusters).
+
+    Quotes the study's coverage at 10 questions (below 30) or at 30 (from 30 to 99) for
+    the studied k nearest each asked one.
+
+    >>> print(passk_warnings(40, "questions", (1, 10))[0][:63])
+    with 40 questions, pass@k intervals cover less than their level
+    """
+    if n_units >= PASSK_ENOUGH:
+        return []
+    at = 10 if n_units < SMALL_N else 30
+    figures = PASSK_COVERAGE[at]
+    nearest = sorted({min(figures, key=lambda studied: (abs(studied - k), studied)) for k in ks})
+    spans = _and([f"pass@{k} {_span(*figures[k])}" for k in nearest])
+    return [f"with {n_units} {unit}, pass@k intervals cover less than their level: in "
+            f"evalbars' calibration study (docs/calibration.md), at {at} questions with 10 "
+            f"answers each, {spans} of 95% intervals held the true value, and about "
+            f"{PASSK_ENOUGH} questions were needed for 94-96%; collect more {unit} or read "
+            "the intervals as optimistic"]
+
+
 _EXACT = ("wald", "clt", "t", "agresti-coull", "jeffreys", "wilson", "clopper-pearson")
 """Methods whose coverage on 0/1 data is computed exactly, in the order they are named."""
 
@@ -121,7 +159,8 @@ def gap_warnings(difference: Difference, agreement: Agreement) -> list[str]:
     -------
     list of str
         Empty, or one warning quoting the study's coverage (:data:`GAP_COVERAGE`) of the
-        shown paired intervals for that many discordant questions, naming newcombe.
+        shown paired intervals for that many discordant questions, and saying that the
+        headline is therefore newcombe.
 
     Examples
     --------
@@ -150,7 +189,8 @@ def gap_warnings(difference: Difference, agreement: Agreement) -> list[str]:
     return [f"{difference.b} - {difference.a}: {counted} one model right and the other "
             f"wrong; with {expected} such questions expected, {_and(shown)} intervals of the "
             f"gap covered only {spans} in evalbars' calibration study (docs/calibration.md); "
-            f"use newcombe ({_span(*figures['newcombe'])})"]
+            f"the headline interval is newcombe's, which covered "
+            f"{_span(*figures['newcombe'])}"]
 
 
 def interval_warnings(model: ModelScore, score_type: str) -> list[str]:

@@ -19,12 +19,14 @@ from typing import Sequence
 import numpy as np
 
 from . import _format as fmt
+from ._analysis import checked_settings, provenance
 from ._errors import EvalbarsError
+from ._inputs import pick_pair, read_scores, takes_load_options
 from ._notebook import NotebookMixin
 from ._readers import short
 from ._seeding import child_seed
 from .bootstrap import bootstrap_means, percentile_interval
-from .caveats import SMALL_N
+from .caveats import passk_warnings
 from .results import SCHEMA_VERSION, Settings, json_safe
 
 DEFAULT_K = (1, 5, 10)
@@ -280,20 +282,18 @@ def _difference(a: str, b: str, x_a, x_b, ks, clusters, settings) -> tuple[GapAt
                  for k, m, (low, high) in zip(ks, means, ends))
 
 
-def _warnings(n_units: int, resample: str, k: int, exhausted: int) -> tuple[str, ...]:
-    found = []
-    if n_units < SMALL_N:
-        found.append(f"with {n_units} {resample}, percentile bootstrap intervals are too narrow "
-                     "(they cover well below their nominal level); collect more "
-                     f"{resample} or read the intervals as optimistic")
+def _warnings(n_units: int, resample: str, ks: tuple[int, ...],
+              exhausted: int) -> tuple[str, ...]:
+    found = passk_warnings(n_units, resample, ks)
     if exhausted:
-        found.append(f"pass@{k} uses every answer of {exhausted} question(s) (n = k): the "
+        found.append(f"pass@{ks[-1]} uses every answer of {exhausted} question(s) (n = k): the "
                      "estimate is unbiased but as noisy as sampling exactly k answers; sample "
                      "several times k answers per question (Chen et al. used n = 200 for k up "
                      "to 100) for tighter intervals")
     return tuple(found)
 
 
+@takes_load_options
 def passk(
     data,
     data2=None,
@@ -302,29 +302,18 @@ def passk(
     models: Sequence[str] | None = None,
     a: str | None = None,
     b: str | None = None,
-    item: str | None = None,
-    model: str | None = None,
-    score: str | None = None,
-    sample: str | None = None,
-    cluster: str | None = None,
-    score_type: str = "auto",
-    intersect: bool = False,
-    input_format: str = "auto",
-    metric: str | None = None,
-    scorer: str | None = None,
-    qrels: str | None = None,
     confidence_level: float = 0.95,
     n_resamples: int = 10_000,
     seed: int = 0,
+    **load_options,
 ) -> PassKResult:
     """pass@k of each model with bootstrap intervals, and the paired gap of a pair.
 
     Parameters
     ----------
     data, data2 : path, pandas.DataFrame or ItemScores
-        Sampled answers, one row per answer, read by :func:`evalbars.ingest.load` with the
-        column options (``item``, ``model``, ``score``, ``sample``, ``cluster``,
-        ``score_type``, ``intersect``). Answers must be 0/1 (fail/pass).
+        Sampled answers, one row per answer (``sample`` names the column telling them
+        apart), or harness logs. Answers must be 0/1 (fail/pass).
     k : int or sequence of int
         Tries; every question needs at least ``max(k)`` answers.
     models : sequence of str, optional
@@ -335,6 +324,9 @@ def passk(
     confidence_level, n_resamples, seed
         Interval level, bootstrap resamples, and the seed (recorded). Model m draws from
         the stream ``passk:m``, the pair from ``passk-paired:`` plus both names sorted.
+    item, model, score, score_type, intersect, cluster, sample, run, input_format, metric,
+    scorer, qrels
+        How to read ``data``, see :func:`evalbars.load`.
 
     Returns
     -------
@@ -356,23 +348,18 @@ def passk(
     >>> r.a, r.b, [round(gap.estimate, 3) for gap in r.difference]
     ('small', 'large', [0.106, 0.157])
     """
-    from .api import _as_item_scores, _pick_pair, _provenance, _settings
-
-    settings = _settings(confidence_level, n_resamples, seed)
+    settings = checked_settings(confidence_level, n_resamples, seed)
     ks = _check_k(k)
     if models is not None and (a is not None or b is not None):
         raise EvalbarsError("give models= (--models) or a pair a=/b= (--a/--b), not both")
     if a is not None and a == b:
         raise EvalbarsError(f"a and b must be different models, got {a!r} twice")
     wanted = [a, b] if a is not None and b is not None else models
-    scores = _as_item_scores(data, data2, wanted, item=item, model=model, score=score,
-                             sample=sample, cluster=cluster, score_type=score_type,
-                             intersect=intersect, input_format=input_format, metric=metric,
-                             scorer=scorer, qrels=qrels)
+    scores = read_scores(data, data2, wanted, **load_options)
     if scores.score_type != "binary":
         raise EvalbarsError(f"pass@k needs 0/1 answers (1 = passes); the scores were read as "
                             f"{scores.score_type} (values other than 0 and 1)")
-    names = _pick_pair(scores, a, b) if a is not None or b is not None \
+    names = pick_pair(scores, a, b) if a is not None or b is not None \
         else tuple(models or scores.models)
     pair = names if len(names) == 2 else None
     clusters = scores.clusters
@@ -395,8 +382,8 @@ def passk(
         models=tuple(results), a=pair[0] if pair else None, b=pair[1] if pair else None,
         difference=difference, dropped=scores.dropped, statement="",
         warnings=_warnings(len(scores.items) if clusters is None else n_clusters, resample,
-                           ks[-1], exhausted),
-        provenance=_provenance(scores, settings))
+                           ks, exhausted),
+        provenance=provenance(scores, settings))
     return dataclasses.replace(result, statement=_statement(result.to_dict()))
 
 

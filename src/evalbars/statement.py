@@ -11,7 +11,7 @@ from . import _format as fmt
 
 _METHOD_WORDS = {
     "wilson": "Wilson", "t": "t", "clt": "CLT", "wald": "Wald",
-    "paired-bootstrap-percentile": "paired bootstrap",
+    "paired-bootstrap-percentile": "paired bootstrap", "newcombe": "Newcombe",
     "cluster-cr1": "clustered CR1", "paired-cluster-cr1": "paired clustered CR1",
 }
 _TEST_WORDS = {
@@ -135,6 +135,12 @@ def compare_statement(doc: dict) -> str:
     how = f"{method} {level:.0%} CI {ends}"
     if interval["method"].startswith("paired-bootstrap"):
         how += f", {fmt.count(resamples)} resamples"
+    if interval["method"] == "newcombe":
+        agreement = doc["agreement"]
+        differ = agreement["a_only"] + agreement["b_only"]
+        how += (f", chosen because {'only ' if differ else ''}{differ} "
+                f"question{'' if differ == 1 else 's'} had one model right and the other "
+                "wrong, too few for the paired bootstrap")
     models_by_name = {m["name"]: m for m in doc["models"]}
     ordered = dict(doc, models=[models_by_name[b], models_by_name[a]])
     sentences = [_scores_sentence(ordered),
