@@ -243,3 +243,33 @@ def test_error_dataframe_multiindex_columns():
     pd = pytest.importorskip("pandas")
     df = pd.DataFrame([[1, 2]], columns=pd.MultiIndex.from_tuples([("x", "a"), ("x", "b")]))
     assert "MultiIndex" in error(df)
+
+
+def test_parquet_reads_only_the_columns_it_needs(tmp_path, monkeypatch):
+    """A transcript column beside the scores is never decoded."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp_path / "r.parquet"
+    pq.write_table(pa.table({"id": ["q1", "q2"], "a": [1, 0], "b": [0, 0],
+                             "transcript": ["long text", "more"]}), path)
+    asked = []
+    read = pq.ParquetFile.read
+    monkeypatch.setattr(pq.ParquetFile, "read",
+                        lambda self, columns=None, **kw: asked.append(columns) or
+                        read(self, columns=columns, **kw))
+    data = load(path, item="id", models=["a", "b"])
+    assert data.models == ("a", "b") and ["transcript"] not in asked
+    assert sorted(asked) == [["a"], ["b"], ["id"]]
+
+
+def test_parquet_over_the_size_cap_is_refused_before_decoding(tmp_path, monkeypatch):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    from evalbars import _readers
+
+    path = tmp_path / "bomb.parquet"  # 10^6 constant rows: a few KB on disk
+    pq.write_table(pa.table({"id": range(1_000_000), "a": [1] * 1_000_000}), path)
+    monkeypatch.setattr(_readers, "MAX_PARQUET_BYTES", 1 << 20)
+    message = error(path)
+    assert "bomb.parquet" in message and "more than 1,048,576" in message
+    assert "MAX_PARQUET_BYTES" in message

@@ -321,8 +321,18 @@ def read_jsonl(path: str) -> Table:
     )
 
 
+MAX_PARQUET_BYTES = 8 << 30
+"""Largest uncompressed size of a Parquet file, as its metadata states: a small file of
+constant columns can decode to billions of rows (the cap on zipped logs is the same)."""
+
+
 def read_parquet(path: str) -> Table:
-    """Read a Parquet file with pyarrow (optional dependency)."""
+    """Read a Parquet file with pyarrow (optional dependency), one column at a time.
+
+    Only the columns the analysis asks for are decoded (a transcript column beside the
+    scores is never read), and a file whose metadata states more than
+    :data:`MAX_PARQUET_BYTES` uncompressed is refused before anything is decoded.
+    """
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -330,21 +340,33 @@ def read_parquet(path: str) -> Table:
         raise EvalbarsError(
             f"reading Parquet ({path!r}) needs pyarrow: pip install 'evalbars[parquet]'"
         ) from None
+
+    def failed(exc: Exception) -> EvalbarsError:
+        return EvalbarsError(f"cannot read {path!r} as Parquet: {' '.join(str(exc).split())}")
+
     try:
-        table = pq.read_table(path)
-    except (pa.ArrowException, ValueError) as exc:
-        message = " ".join(str(exc).split())
-        raise EvalbarsError(f"cannot read {path!r} as Parquet: {message}") from None
-    names = [str(n) for n in table.column_names]
+        parquet = pq.ParquetFile(path)
+        meta = parquet.metadata
+        size = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+        names = [str(n) for n in parquet.schema_arrow.names]
+    except (pa.ArrowException, ValueError, OSError) as exc:
+        raise failed(exc) from None
+    if size > MAX_PARQUET_BYTES:
+        raise EvalbarsError(f"{path!r} decodes to {size:,} bytes, more than {MAX_PARQUET_BYTES:,} "
+                            "(evalbars._readers.MAX_PARQUET_BYTES); refusing to read it")
     _check_names(names, f"the schema of {path!r}")
-    if table.num_rows == 0:
+    if meta.num_rows == 0:
         raise EvalbarsError(f"{path!r} has columns but no rows")
 
     def get(name: str) -> Column:
-        return _arrow_column(table.column(names.index(name)), pa)
+        try:
+            column = parquet.read(columns=[name]).column(0)
+        except (pa.ArrowException, ValueError, OSError) as exc:
+            raise failed(exc) from None
+        return _arrow_column(column, pa)
 
     return Table(
-        label=repr(path), fmt="parquet", path=path, names=names, n_rows=table.num_rows, get=get
+        label=repr(path), fmt="parquet", path=path, names=names, n_rows=meta.num_rows, get=get
     )
 
 
