@@ -53,7 +53,7 @@ def run_one(side: str, args: argparse.Namespace) -> dict:
     import pandas as pd
     from scipy import stats
 
-    from evalbars.leaderboard import leaderboard
+    from evalbars import leaderboard
 
     x = make_data(args.kind, args.models, args.n)
     names = [f"model{k:02d}" for k in range(args.models)]

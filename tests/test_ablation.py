@@ -12,7 +12,7 @@ from evalbars._parts import prepare
 from evalbars.ablation import ablation
 from evalbars.cli import main
 from evalbars.ingest import load
-from evalbars.leaderboard import _shared_means, leaderboard
+from evalbars.ranking import _shared_means, leaderboard
 from evalbars.render_ablation import render_markdown, render_text
 from evalbars.results import Settings
 

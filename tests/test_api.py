@@ -220,7 +220,6 @@ def test_three_models_need_a_choice(tmp_path):
 def _readers():
     from evalbars.ablation import ablation
     from evalbars.gate import gate
-    from evalbars.leaderboard import leaderboard
     from evalbars.passk import passk
     from evalbars.power import from_pilot
     from evalbars.seeds import seeds
@@ -228,7 +227,8 @@ def _readers():
     from evalbars.simulate import misaligned
 
     return {"ci": (evalbars.ci, {}), "compare": (evalbars.compare, {}),
-            "leaderboard": (leaderboard, {}), "select": (select, dict(baseline="system_a")),
+            "leaderboard": (evalbars.leaderboard, {}),
+            "select": (select, dict(baseline="system_a")),
             "ablation": (ablation, dict(full="system_b", baseline="system_a")),
             "seeds": (seeds, dict(run="topic_id")), "passk": (passk, {}),
             "from_pilot": (from_pilot, {}), "misaligned": (misaligned, {}),

@@ -10,7 +10,7 @@ from evalbars import EvalbarsError, multiplicity
 from evalbars._seeding import child_seed
 from evalbars.bootstrap import bootstrap_means, percentile_interval
 from evalbars.cli import build_parser, main
-from evalbars.leaderboard import groups, leaderboard, rank_uncertainty
+from evalbars.ranking import groups, leaderboard, rank_uncertainty
 from evalbars.render_leaderboard import group_labels, render_markdown, render_text
 from evalbars.significance import paired_test
 
@@ -44,6 +44,13 @@ def without_provenance(doc):
 
 
 # --- every pair is compare's pair -----------------------------------------------------------
+
+
+def test_leaderboard_is_a_top_level_function_like_compare():
+    import evalbars.ranking
+
+    assert evalbars.leaderboard is evalbars.ranking.leaderboard is leaderboard
+    assert "leaderboard" in evalbars.__all__
 
 
 def test_pair_bootstrap_intervals_match_compare_within_monte_carlo_error(binary, binary_board):
@@ -423,7 +430,7 @@ def test_rank_intervals_cover_the_true_ranks():
 
 
 def test_memory_bound_does_not_change_the_ranks(binary, monkeypatch):
-    import evalbars.leaderboard as lb
+    import evalbars.ranking as lb
 
     original = leaderboard(binary, n_resamples=700).to_dict()
     monkeypatch.setattr(lb, "_RANK_CELLS", 16)  # one resample at a time

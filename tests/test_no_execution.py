@@ -75,7 +75,7 @@ def hostile_frame(n: int = 40) -> pd.DataFrame:
 def documents(tmp_path_factory) -> dict:
     """Real report documents of every kind whose every name is hostile."""
     from evalbars.gate import gate
-    from evalbars.leaderboard import leaderboard
+    from evalbars.ranking import leaderboard
     from evalbars.passk import passk
 
     folder = tmp_path_factory.mktemp("hostile")

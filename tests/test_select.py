@@ -20,7 +20,7 @@ import evalbars
 from evalbars import EvalbarsError, multiplicity, simulate
 from evalbars.cli import main
 from evalbars.ingest import load
-from evalbars.leaderboard import leaderboard
+from evalbars.ranking import leaderboard
 from evalbars.render_select import render_markdown, render_text
 from evalbars.select import adjusted_gain, null_best, select, simultaneous_intervals
 from evalbars.simulate._pairs import pair_spec

@@ -12,6 +12,7 @@ __version__ = "0.1.0"
 _LAZY = {
     "ci": ("api", "ci"),
     "compare": ("api", "compare"),
+    "leaderboard": ("ranking", "leaderboard"),
     "load": ("ingest", "load"),
     "ItemScores": ("ingest", "ItemScores"),
     "EvalbarsError": ("_errors", "EvalbarsError"),

@@ -12,7 +12,7 @@ shares can add up to less or more than 100%. A share says what removing that one
 costs, not how the gain splits among the parts.
 
 Every gap comes from one shared resample of the questions (whole clusters with
-clusters), the leaderboard's (:mod:`evalbars.leaderboard`), so the gaps are paired and
+clusters), the leaderboard's (:mod:`evalbars.ranking`), so the gaps are paired and
 consistent with each other; a share's interval is read from the same resamples.
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ from ._errors import EvalbarsError
 from ._inputs import read_scores, takes_load_options
 from ._progress import bootstrap_bar
 from .bootstrap import percentile_interval
-from .leaderboard import PairComparison, _check_correction, _pair, _shared_means
+from .ranking import PairComparison, _check_correction, _pair, _shared_means
 from .results import ModelScore, _Report
 from .statement import _METHOD_WORDS, _TEST_WORDS, _unmeasured
 
@@ -179,7 +179,7 @@ def ablation(
         Adjustment over the ``1 + 2 x variants`` comparisons, one of
         :data:`evalbars.multiplicity.METHODS` (default ``"holm"``).
     confidence_level, n_resamples, seed, progress
-        As in :func:`evalbars.leaderboard.leaderboard`.
+        As in :func:`evalbars.leaderboard`.
     item, model, score, score_type, intersect, cluster, sample, run, input_format, metric,
     scorer, qrels
         How to read ``data``, see :func:`evalbars.load`.
@@ -191,7 +191,7 @@ def ablation(
 
     Notes
     -----
-    Every comparison is a leaderboard pair (:func:`evalbars.leaderboard.leaderboard`):
+    Every comparison is a leaderboard pair (:func:`evalbars.leaderboard`):
     ``paired-bootstrap-percentile`` from the one shared resample (stream
     ``leaderboard``), ``paired-wald`` and compare's headline test, so each equals
     :func:`evalbars.compare` on that pair (the estimate, paired-wald and p-value

@@ -31,7 +31,7 @@ from ._resample import BLOCK, bootstrap_sums
 from ._seeding import child_seed
 from ._types import Interval
 from .bootstrap import percentile_interval
-from .leaderboard import _share, rank_uncertainty
+from .ranking import _share, rank_uncertainty
 from .results import SCHEMA_VERSION, Settings, json_safe
 
 ELO_PER_LOG_ODDS = 400.0 / math.log(10.0)
@@ -57,7 +57,7 @@ class RatedModel:
 
     ``battles`` counts the model's battles, ``wins`` the ones it won outright and
     ``ties`` the tied ones. Ranks and ``p_best`` are as in
-    :func:`evalbars.leaderboard.rank_uncertainty`, from the ratings.
+    :func:`evalbars.ranking.rank_uncertainty`, from the ratings.
     """
 
     name: str

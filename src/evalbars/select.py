@@ -15,7 +15,7 @@ share drawn at random) it chooses on one part and confirms the single winner onc
 the other: that held-out comparison is the number to report.
 
 Every gain comes from one shared resample of the questions (whole clusters when clusters
-are given), the leaderboard's (:mod:`evalbars.leaderboard`). Centring each candidate's
+are given), the leaderboard's (:mod:`evalbars.ranking`). Centring each candidate's
 resampled gains on its observed gain gives a world in which no candidate has a true
 effect while the N gains keep their joint variability on these data: their disagreement
 with the baseline, their correlation through the shared baseline and with each other.
@@ -41,7 +41,7 @@ from ._seeding import child_seed
 from ._table import name_list
 from ._types import Interval, TestResult
 from .ingest import ItemScores
-from .leaderboard import PairComparison, _check_correction, _pair, _shared_means
+from .ranking import PairComparison, _check_correction, _pair, _shared_means
 from .results import Difference, ModelScore, Settings, _Report
 from .significance import TIE_RTOL
 from .statement import _METHOD_WORDS, _TEST_WORDS, _unmeasured
@@ -483,7 +483,7 @@ def select(
         Or hold out this share of the questions (whole clusters, with clusters), drawn
         with the seed (stream ``select:holdout``), and choose on the rest.
     confidence_level, n_resamples, seed, progress
-        As in :func:`evalbars.leaderboard.leaderboard`.
+        As in :func:`evalbars.leaderboard`.
     item, model, score, score_type, intersect, cluster, sample, run, input_format, metric,
     scorer, qrels
         How to read ``data``, see :func:`evalbars.load`.

@@ -33,7 +33,7 @@ def _run(args: argparse.Namespace) -> dict:
         columns = {name: getattr(args, name) for name in _BATTLE_OPTIONS
                    if getattr(args, name) is not None}
         return bradley_terry(args.data, **columns, **settings).to_dict()
-    from ..leaderboard import leaderboard
+    from ..ranking import leaderboard
 
     stray = _given(args, _BATTLE_OPTIONS)
     if stray:

@@ -97,7 +97,7 @@ def source_document(args: argparse.Namespace, kind: str) -> dict:
         return api.compare(scores, a=a, b=b, margin=getattr(args, "margin", None),
                            **analysis_settings(args)).to_dict()
     if kind == "leaderboard":
-        from ..leaderboard import leaderboard
+        from ..ranking import leaderboard
 
         return leaderboard(scores, **analysis_settings(args)).to_dict()
     return api.ci(scores, **analysis_settings(args)).to_dict()

@@ -1,5 +1,8 @@
 """The leaderboard: many models on the same questions, with honest places.
 
+:func:`leaderboard` is ``evalbars.leaderboard``; :func:`rank_uncertainty` and
+:func:`groups` are its ranks and ties, for any resampled scores.
+
 Every model's score gets the intervals :func:`evalbars.compare` gives it (same streams,
 same numbers). Every pair, or every model against a baseline, gets a paired gap with
 intervals and the headline paired test, and the p-values are adjusted for the number of
@@ -342,8 +345,8 @@ def leaderboard(
 
     Examples
     --------
-    >>> import evalbars.leaderboard as lb
-    >>> r = lb.leaderboard("examples/lesson_pair.csv", n_resamples=2000)
+    >>> import evalbars
+    >>> r = evalbars.leaderboard("examples/lesson_pair.csv", n_resamples=2000)
     >>> [(m.name, m.rank, m.rank_low, m.rank_high) for m in r.models]
     [('model_b', 1, 1, 1), ('model_a', 2, 2, 2)]
     >>> pair = r.pair("model_a", "model_b")
