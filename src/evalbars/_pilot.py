@@ -66,7 +66,9 @@ class Pilot:
     questions the models differ on, with ``a_only``/``b_only`` counts) or ``variance_d``
     (continuous: variance of ``b - a``, ddof=1). With clusters, ``icc`` (of the
     per-question differences for a pair, of model A's scores for one model; it can be
-    negative) and ``cluster_size`` (questions per cluster, on average); None otherwise.
+    negative), ``cluster_size`` (questions per cluster, on average) and for a pair
+    ``score_icc`` (the models' own ICCs weighted by their variances: what clusters do to
+    an unpaired comparison); None otherwise.
     With several sampled answers per question, ``between_variance`` (question noise,
     from :func:`evalbars.samples.variance_split`, averaged over the models) and
     ``answers`` (answers per question, on average); the scores are then per-question
@@ -88,6 +90,7 @@ class Pilot:
     cluster_size: float | None = None
     between_variance: float | None = None
     answers: float | None = None
+    score_icc: float | None = None
 
     def _fill(self, design: str, given: dict) -> dict:
         """``given`` with the pilot's estimates for the design filled in."""
@@ -96,6 +99,15 @@ class Pilot:
         if paired and self.b is None:
             raise EvalbarsError(f"a paired design needs two models; the pilot has one, "
                                 f"{self.a!r}")
+        if design != "clustered" and self.icc is not None:
+            raise EvalbarsError(self._unplanned_clusters(design, given))
+        if design == "clustered" and self.icc is None and given["icc"] is None \
+                and given["design_effect"] is None:
+            raise EvalbarsError("the clustered design needs the clustering, and the pilot was "
+                                "read without clusters: read it with cluster= (--cluster COL) "
+                                "to estimate icc and cluster_size, or give design_effect "
+                                "(--design-effect), or icc with cluster_size (--icc, "
+                                "--cluster-size)")
         if paired and binary and self.disagreement == 0:
             raise EvalbarsError(f"the pilot's models agree on all {self.n_items} questions, so it "
                                 f"says nothing about the disagreement rate; give disagreement")
@@ -119,15 +131,56 @@ class Pilot:
                                     f"give one")
         return {**given, **filled}
 
+    def _unplanned_clusters(self, design: str, given: dict) -> str:
+        """Why a clustered pilot cannot plan a design that ignores clusters, and the fix."""
+        paired = design == "paired"
+        rho = self.icc if paired or self.b is None else self.score_icc
+        of = (f"of the differences {self.b!r} - {self.a!r}" if paired else
+              f"of model {self.a!r}" if self.b is None else "of the models' own scores")
+        m, planned = self.cluster_size, max(rho, 0.0)
+        effect = 1 + (m - 1) * planned
+        text = (f"the pilot's questions are clustered: ICC {rho:.4g} {of}"
+                f"{' (planned as 0)' if rho < 0 else ''}, about {m:g} questions per cluster, "
+                f"design effect {effect:.4g}; the {design} design would plan them as "
+                f"independent questions. ")
+        plan = {"design": "clustered"}
+        if paired or (self.b is None and self.score_type == "binary"):
+            fix = f"Plan for the clusters with {_spelled(plan)}"
+        else:
+            if self.score_type == "binary":
+                plan.update(baseline=self.baseline, icc=planned, cluster_size=m)
+                scale, how = 1.0, ""
+            else:  # the clustered design plans variances as paired: inflate them here
+                plan.update(design="unpaired", variance=self.variance * effect)
+                scale, how = effect, ", with the pilot's variances times the design effect"
+            if given["samples"] is not None and self.between_variance is not None:
+                plan["between_variance"] = self.between_variance * scale
+            fix = f"Plan for the clusters without the pilot{how}: {_spelled(plan)}"
+        return (text + fix + ", or read the pilot without cluster= (--cluster) to plan for "
+                "independent questions")
+
     def to_dict(self) -> dict:
         out = {"n_items": self.n_items, "score_type": self.score_type, "a": self.a, "b": self.b,
                "baseline": self.baseline, "variance": self.variance}
         for key in ("disagreement", "a_only", "b_only", "variance_d", "icc", "cluster_size",
-                    "between_variance", "answers"):
+                    "score_icc", "between_variance", "answers"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
         out["source"] = self.source
         return json_safe(out)
+
+
+def _spelled(inputs: dict) -> str:
+    """Planning inputs as Python keywords and as CLI flags.
+
+    >>> _spelled({"design": "clustered", "icc": 0.11943})
+    "design='clustered', icc=0.1194 (--design clustered --icc 0.1194)"
+    """
+    shown = {k: v if isinstance(v, str) else f"{v:.4g}" for k, v in inputs.items()}
+    keywords = ", ".join(f"{k}={v!r}" if isinstance(inputs[k], str) else f"{k}={v}"
+                         for k, v in shown.items())
+    flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in shown.items())
+    return f"{keywords} ({flags})"
 
 
 @takes_load_options
@@ -163,9 +216,13 @@ def from_pilot(data, data2=None, *, a: str | None = None, b: str | None = None,
     models' ``var(x)`` (variances with ddof=1). With clusters, ``icc`` is :func:`icc`
     (one-way ANOVA) of the per-question differences ``b - a`` for a pair (the paired
     comparison is what the clustering inflates) and of ``a`` for one model, and
-    ``cluster_size = n / number of clusters``. For the clustered design the pilot then
+    ``cluster_size = n / number of clusters``; for a pair, ``score_icc`` is the two
+    models' ICCs weighted by their variances, so that ``1 + (m - 1) score_icc`` is the
+    design effect of an unpaired comparison. For the clustered design the pilot then
     supplies ``icc`` (a negative estimate is planned as 0; the pilot keeps the estimate)
-    and, unless given, ``cluster_size``.
+    and, unless given, ``cluster_size``. A clustered pilot refuses the paired and unpaired
+    designs, which would plan its questions as independent, with the design effect it
+    implies and the inputs that plan for it.
 
     Examples
     --------
@@ -201,7 +258,7 @@ def from_pilot(data, data2=None, *, a: str | None = None, b: str | None = None,
         disagreement = (a_only + b_only) / x.size
     elif y is not None:
         variance_d = float(np.var(y - x, ddof=1))
-    rho = size = None
+    rho = size = score_rho = None
     if scores.clusters is not None:
         what = f"{a!r}" if y is None else f"the differences {b!r} - {a!r}"
         try:
@@ -209,6 +266,10 @@ def from_pilot(data, data2=None, *, a: str | None = None, b: str | None = None,
         except EvalbarsError as exc:
             raise EvalbarsError(f"cannot estimate the pilot's ICC of {what}: {exc}") from None
         size = len(scores.items) / len(set(scores.clusters))
+        if y is not None:  # the differences vary, so at least one model does
+            weights = [float(np.var(s)) for s in both]
+            score_rho = sum(w * icc(s, scores.clusters) for w, s in zip(weights, both) if w > 0)
+            score_rho /= sum(weights)
     return Pilot(len(scores.items), scores.score_type, a, b, float(np.mean(x)), variance,
                  disagreement, variance_d, a_only, b_only, scores.source, rho, size, between,
-                 answers)
+                 answers, score_rho)

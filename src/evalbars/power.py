@@ -199,7 +199,8 @@ def solve(*, design: str = "paired", n: int | None = None, gap: float | None = N
     method : str, optional
         One of :data:`METHODS` for the design; default the first.
     pilot : Pilot, optional
-        From :func:`from_pilot`: supplies disagreement, baseline or variance.
+        From :func:`from_pilot`: supplies disagreement, baseline or variance (and with
+        clusters icc and cluster_size: a clustered pilot plans only the clustered design).
 
     Returns
     -------

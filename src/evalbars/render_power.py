@@ -92,6 +92,15 @@ def pilot_line(doc: dict) -> str:
                         f"{fmt.count(pilot['b_only'])})")
     if "variance_d" in pilot:
         parts.insert(0, f"variance of the difference {pilot['variance_d']:.4g}")
+    if "icc" in pilot:
+        of = pilot["a"] if pilot["b"] is None else "the differences"
+        parts.append(f"ICC of {of} {pilot['icc']:.4g} in clusters of {pilot['cluster_size']:g} "
+                     f"questions on average")
+    if "score_icc" in pilot:
+        parts.append(f"ICC of the models' own scores {pilot['score_icc']:.4g}")
+    if "between_variance" in pilot:
+        parts.append(f"between-question variance {pilot['between_variance']:.4g} "
+                     f"({pilot['answers']:g} answers per question on average)")
     return (f"pilot of {fmt.count(pilot['n_items'])} questions ({models}, {kind}): "
             + ", ".join(parts))
 

@@ -85,6 +85,7 @@ def register(commands) -> None:
     pilot.add_argument("--b", metavar="NAME", help="the model compared against it")
     add_column_options(pilot, intersect="keep only items scored for every model",
                        cluster="column giving each question's cluster: estimates --icc and "
-                               "--cluster-size for --design clustered")
+                               "--cluster-size for --design clustered (the other designs "
+                               "refuse a clustered pilot)")
     add_format(parser.add_argument_group("settings"))
     parser.set_defaults(handler=_run)
