@@ -218,9 +218,19 @@ def test_pilot_with_clusters_and_one_model():
     pilot = P.from_pilot(df, cluster="doc")
     assert pilot.icc == pytest.approx(P.icc(x, labels), rel=1e-12)
     assert 0.2 < pilot.icc < 0.5 and pilot.cluster_size == 5.0
-    r = P.solve(design="clustered", gap=0.05, power=0.8, pilot=pilot)
-    assert r.inputs["icc"] == pilot.icc and r.inputs["variance"] == pilot.variance
-    assert r.design_effect == pytest.approx(1 + 4 * pilot.icc)
+    # The clustered design plans continuous scores as pairs (variance of differences),
+    # which one model cannot give: refused, with the unpaired plan that accounts for the
+    # clusters (it used to plan var(a) as var(b - a): 1,490 questions instead of ~2,970).
+    effect = 1 + 4 * pilot.icc
+    with pytest.raises(EvalbarsError, match=r"a one-model pilot \('a'\) gives only the variance"
+                       ) as info:
+        P.solve(design="clustered", gap=0.05, power=0.8, pilot=pilot)
+    assert f"design effect {effect:.4g}" in str(info.value)
+    assert f"--variance {pilot.variance * effect:.4g}" in str(info.value)
+    independent = P.solve(design="unpaired", gap=0.05, power=0.8, variance=pilot.variance).n
+    clustered = P.solve(design="unpaired", gap=0.05, power=0.8,
+                        variance=pilot.variance * effect).n
+    assert clustered == pytest.approx(independent * effect, rel=0.01)  # ~2,970 vs 1,477
 
 
 def test_clustered_pilot_errors(cookbook_path):

@@ -101,6 +101,8 @@ class Pilot:
                                 f"{self.a!r}")
         if design != "clustered" and self.icc is not None:
             raise EvalbarsError(self._unplanned_clusters(design, given))
+        if design == "clustered" and self.b is None and not binary:
+            raise EvalbarsError(self._one_model_clustered())
         if design == "clustered" and self.icc is None and given["icc"] is None \
                 and given["design_effect"] is None:
             raise EvalbarsError("the clustered design needs the clustering, and the pilot was "
@@ -130,6 +132,20 @@ class Pilot:
                 raise EvalbarsError(f"{name} was given and is also estimated from the pilot; "
                                     f"give one")
         return {**given, **filled}
+
+    def _one_model_clustered(self) -> str:
+        """Why one model's continuous scores cannot plan the clustered design, and the fix."""
+        text = (f"the clustered design plans continuous scores as pairs, from the variance of "
+                f"per-question differences, and a one-model pilot ({self.a!r}) gives only the "
+                f"variance of its own scores, {self.variance:.4g}; give a pilot of both models")
+        if self.icc is None:
+            return text + (", or plan design='unpaired' (--design unpaired) with that variance "
+                           "times the design effect")
+        effect = 1 + (self.cluster_size - 1) * max(self.icc, 0.0)
+        plan = {"design": "unpaired", "variance": self.variance * effect}
+        return (text + f", or plan with that variance times the design effect {effect:.4g} "
+                f"(ICC {self.icc:.4g}, about {self.cluster_size:g} questions per cluster): "
+                f"{_spelled(plan)}")
 
     def _unplanned_clusters(self, design: str, given: dict) -> str:
         """Why a clustered pilot cannot plan a design that ignores clusters, and the fix."""
