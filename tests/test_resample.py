@@ -75,3 +75,23 @@ def test_sign_flip_sums_are_uniform_over_sign_patterns():
     values, counts = np.unique(sums, return_counts=True)
     assert values.tolist() == [-7, -5, -3, -1, 1, 3, 5, 7]
     assert np.all(np.abs(counts / 16_000 - 1 / 8) < 4 * np.sqrt(1 / 8 * 7 / 8 / 16_000))
+
+
+def test_blas_runs_on_one_thread_inside_the_engine_and_is_restored_after():
+    """The blocks are the parallelism; BLAS threads inside them spin against each other
+    on a busy machine (benchmarks/bench_blas_threads.py: 10x slower)."""
+    from threadpoolctl import threadpool_info
+
+    def blas_threads() -> list[int]:
+        return [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"]
+
+    before = blas_threads()
+    seen = []
+
+    def draw(rng, size):
+        seen.append(blas_threads())
+        return np.zeros((size, 1))
+
+    _resample._run_blocks(1024, 1, np.random.SeedSequence(0), draw, 10**6, None)
+    assert seen and all(threads == [1] * len(before) for threads in seen)
+    assert blas_threads() == before

@@ -12,14 +12,20 @@ Ideas (see docs/design.md):
   depends only on the multiset of units: shuffling rows or renaming ids changes nothing.
 - Randomness comes in fixed blocks of ``BLOCK`` resamples, each from its own child of
   the caller's SeedSequence, so results never depend on batching or threads.
+- The blocks are the parallelism: while they run, BLAS is held to one thread
+  (threadpoolctl). A multithreaded BLAS inside the block threads, on a machine doing
+  anything else, spins against itself: a 10,000-question sign-flip took 0.88 s instead of
+  0.05 s (benchmarks/bench_blas_threads.py).
 """
 from __future__ import annotations
 
+import functools
 import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 BLOCK = 512
 """Resamples drawn from one random stream. Fixed: changing it changes every number."""
@@ -37,6 +43,12 @@ def _workers(n_blocks: int, work_per_block: int) -> int:
     if n_blocks < 2 or work_per_block < 200_000:
         return 1
     return max(1, min(os.cpu_count() or 1, 4, n_blocks))
+
+
+@functools.cache
+def _blas() -> ThreadpoolController:
+    """The process's BLAS thread pools, found once (about 10 ms; a limit then costs 12 us)."""
+    return ThreadpoolController()
 
 
 def _run_blocks(
@@ -58,16 +70,17 @@ def _run_blocks(
         return size
 
     workers = _workers(len(starts), work_per_block)
-    if workers == 1:
-        for block in range(len(starts)):
-            done = fill(block)
-            if progress is not None:
-                progress(done)
-    else:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            for done in pool.map(fill, range(len(starts))):
+    with _blas().limit(limits=1, user_api="blas"):
+        if workers == 1:
+            for block in range(len(starts)):
+                done = fill(block)
                 if progress is not None:
                     progress(done)
+        else:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                for done in pool.map(fill, range(len(starts))):
+                    if progress is not None:
+                        progress(done)
     return out
 
 
