@@ -21,12 +21,12 @@ from pathlib import Path
 
 import numpy as np
 
-from evalbars import __version__, caveats
+from evalbars import __version__, caveats, significance
 from evalbars.render_simulate import render_markdown
 from evalbars.simulate import _calibration_units as units
 from evalbars.simulate import coverage
 from evalbars.simulate._calibration_exact import EXACT_INTERVALS, binomial_coverage
-from evalbars.simulate._calibration_mc import gap_spec
+from evalbars.simulate._calibration_mc import HEADLINE, gap_spec
 
 grid = importlib.import_module("evalbars.simulate.coverage")  # the module, not the function
 ROOT = Path(__file__).resolve().parents[1]
@@ -96,6 +96,25 @@ def gap_bands(study: Study) -> list[str]:
             "|---|---|" + "---|" * len(methods)] + rows
 
 
+def gap_policy(study: Study) -> list[str]:
+    """What the report does with a 0/1 gap on few discordant questions, and how it fares."""
+    bound, family = caveats.FEW_DISCORDANT, "gap-binary"
+    line = (f"- A 0/1 gap with fewer than {bound} discordant questions "
+            "(`caveats.FEW_DISCORDANT`, counted in the data): the headline interval is "
+            "newcombe, the statement says so and why, and `caveats.gap_warnings` quotes the "
+            "coverage of the other paired intervals in the band above.")
+    if HEADLINE in study.families.get(family, {}).get("methods", []):
+        worst = min(study.cells(family), key=lambda c: study.rate(family, HEADLINE, **c))
+        line += (f" The headline column of the gap-binary table scores that choice dataset "
+                 f"by dataset ({study.span(family, HEADLINE)} over the grid); its lowest "
+                 f"cell, {pct(study.rate(family, HEADLINE, **worst))}, is n = {worst['n']:g}, "
+                 f"p = {worst['p']:g}, r = {worst['r']:g} (the paired bootstrap alone "
+                 f"{pct(study.rate(family, 'paired-bootstrap-percentile', **worst))}, "
+                 f"newcombe {pct(study.rate(family, 'newcombe', **worst))}).")
+    return [line + " `test_the_headline_gap_interval_covers_with_few_discordant_questions` "
+            "(slow) checks it through `evalbars.compare` itself."]
+
+
 def safe_count_scan() -> list[str]:
     """Exact worst coverage of each 0/1 interval once min(np, n(1 - p)) is at least c."""
     methods = [m for m in ("wald", "clt", "t", "wilson", "agresti-coull", "jeffreys",
@@ -148,11 +167,12 @@ def findings(study: Study) -> list[str]:
             f"fixes it; BCa is the least bad "
             f"({pct(r('score-continuous', 'bootstrap-bca', n=100, p=0.99))} at n = 100).")
     if "gap-binary" in s.families:
-        few = lambda c: c["n"] * gap_spec(c["p"], c["r"], 0.6).disagreement < 10  # noqa: E731
+        bound = caveats.FEW_DISCORDANT
+        few = lambda c: c["n"] * gap_spec(c["p"], c["r"], 0.6).disagreement < bound  # noqa: E731
         many = lambda c: not few(c)  # noqa: E731
         out.append(
-            f"- **The gap's default, the paired percentile bootstrap, under-covers when few "
-            f"questions are discordant.** With 10 or more expected it covers "
+            f"- **The paired percentile bootstrap under-covers when few questions are "
+            f"discordant.** With {bound} or more expected it covers "
             f"{s.span('gap-binary', 'paired-bootstrap-percentile', many)} (paired-wald "
             f"{s.span('gap-binary', 'paired-wald', many)}); with fewer, "
             f"{s.span('gap-binary', 'paired-bootstrap-percentile', few)} (paired-wald "
@@ -160,7 +180,15 @@ def findings(study: Study) -> list[str]:
             f"intervals shrink to the single point 0. Newcombe covers "
             f"{s.span('gap-binary', 'newcombe', few)} there and "
             f"{s.span('gap-binary', 'newcombe', many)} elsewhere: it is the method to use "
-            f"for a 0/1 gap resting on fewer than about 10 discordant questions.")
+            f"for a 0/1 gap resting on fewer than about {bound} discordant questions.")
+        out.append(
+            f"- **The gap's headline** is newcombe when fewer than {bound} "
+            f"questions of the data are discordant and the paired bootstrap otherwise "
+            f"(`caveats.FEW_DISCORDANT`). Dataset by dataset, that headline covers "
+            f"{s.span('gap-binary', HEADLINE)} over the grid: "
+            f"{s.span('gap-binary', HEADLINE, few)} with fewer than {bound} discordant "
+            f"questions expected, {s.span('gap-binary', HEADLINE, many)} with {bound} or "
+            f"more.")
     if "clustered" in s.families:
         out.append(
             f"- **Clusters**: cluster-cr1 covers {s.span('clustered', 'cluster-cr1')}, lowest "
@@ -214,7 +242,7 @@ def document(doc: dict, seconds: float | None, command: str) -> str:
     study, s = Study(doc), doc["settings"]
     timing = ("" if seconds is None else
               f"This run took {seconds / 60:.1f} minutes on {platform.machine()} "
-              f"({platform.python_implementation()} {platform.python_version()}).")
+              f"({platform.python_implementation()} {platform.python_version()}). ")
     full = s["n"] == [10, 30, 100, 500, 5000] and s["datasets"] >= 2000
     scope = ("the full grid" if full else
              f"**a reduced grid** (n = {', '.join(map(str, s['n']))}, {s['datasets']:,} "
@@ -228,7 +256,7 @@ def document(doc: dict, seconds: float | None, command: str) -> str:
         "a method is known to under-cover for your n and accuracy, it says so, quotes the "
         "figure and names the better method (`evalbars.caveats`).", "",
         f"Generated by `{command}` (evalbars {__version__}, seed {doc['seed']}): {scope}. "
-        f"{timing} `evalbars simulate coverage` prints the same tables; `--format json` gives "
+        f"{timing}`evalbars simulate coverage` prints the same tables; `--format json` gives "
         "every rate with its Monte Carlo error, named `family/method/cell`.", "",
         "## How it is measured", "",
         "- **Exact, no Monte Carlo at all**, for 0/1 scores wherever the method depends only "
@@ -240,7 +268,10 @@ def document(doc: dict, seconds: float | None, command: str) -> str:
         "without an error.",
         f"- **Simulated** everywhere else: {s['datasets']:,} datasets per cell, each scored by "
         f"the same functions the report calls, bootstraps and permutations with "
-        f"{s['n_resamples']:,} resamples (the report uses 10,000). Each rate shows ± one "
+        f"{s['n_resamples']:,} resamples (the report uses 10,000; as in the report, the "
+        f"sign-flip tests enumerate all 2^m sign patterns instead when at most "
+        f"{significance.SIGN_FLIP_EXACT_MAX} differences, or cluster totals, are nonzero). "
+        "Each rate shows ± one "
         "Monte Carlo error, sqrt(rate (1 − rate) / datasets). Bootstraps and permutation "
         "tests on continuous scores at large n cost n × resamples per dataset, so they run "
         "on fewer datasets there (at least 200; the count is printed in parentheses).",
@@ -286,8 +317,11 @@ def document(doc: dict, seconds: float | None, command: str) -> str:
         "wilson (92%), or clopper-pearson (98%), which never covers less than 95%*.",
         "- Continuous scores below 30 items: the figures of the score-continuous table at "
         "n = 10 for the clt and bootstrap intervals, recommending t.",
-        "- A 0/1 gap with fewer than 10 discordant questions: `caveats.gap_warnings` quotes "
-        "the coverage of the shown paired intervals in the band above and names newcombe.",
+        f"- pass@k below {caveats.PASSK_ENOUGH} questions (or clusters): "
+        f"`caveats.passk_warnings` quotes the passk table's coverage at 10 questions (below "
+        f"{caveats.SMALL_N}) or 30 ({caveats.SMALL_N} to {caveats.PASSK_ENOUGH - 1}) for the "
+        "studied k nearest the asked ones (`caveats.PASSK_COVERAGE`, checked against the "
+        "table by a test)."] + gap_policy(study) + [
         "",
         "## How it is validated", "",
         "`tests/test_calibration.py`: the exact coverage agrees with simulation and the "

@@ -17,6 +17,7 @@ from scipy import special
 
 from .. import bootstrap, intervals, significance
 from .._parts import CONTINUOUS_TESTS
+from ..caveats import FEW_DISCORDANT
 from ._calibration_exact import (EXACT_INTERVALS, EXACT_TESTS, binomial_coverage, covers,
                                  rejection_rate)
 from ._pairs import PairSpec, disagreement_from_correlation, pair_spec
@@ -32,6 +33,12 @@ B_SHARE = 0.6
 """Coverage of the gap: B wins this share of the questions the two models disagree on."""
 
 BOOTSTRAP_INTERVALS: tuple[str, ...] = ("bootstrap-percentile", "bootstrap-bca")
+
+HEADLINE = "headline"
+"""The gap-binary column of the report's headline interval of a 0/1 gap: ``newcombe``
+when fewer than :data:`~evalbars.caveats.FEW_DISCORDANT` questions of the dataset are
+discordant, else ``paired-bootstrap-percentile`` (the rule of
+:func:`evalbars._parts.difference`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,31 +183,42 @@ def gap_binary(cell: dict, methods: tuple[str, ...], run: Run) -> dict[str, Esti
     :data:`B_SHARE` of the disagreements.
 
     An analytic interval depends only on the four cell counts, so it is computed once
-    per distinct count vector among the datasets.
+    per distinct count vector among the datasets. :data:`HEADLINE` is, dataset by
+    dataset, newcombe's interval or the paired bootstrap's (the same resamples as the
+    ``paired-bootstrap-percentile`` column), as the report chooses.
     """
     spec = gap_spec(cell["p"], cell["r"], B_SHARE)
     counts = run.rng().multinomial(cell["n"], spec.probabilities, size=run.datasets)
-    out = {}
-    analytic = [m for m in methods if m in intervals.PAIRED_METHODS]
+    headline = HEADLINE in methods
+    few = counts[:, 1] + counts[:, 2] < FEW_DISCORDANT
+    covered = {}
+    analytic = [m for m in intervals.PAIRED_METHODS
+                if m in methods or (headline and m == "newcombe")]
     if analytic:
         distinct, index = np.unique(counts, axis=0, return_inverse=True)
         index = index.reshape(-1)
         for method in analytic:
-            covered = np.array([_covers(intervals.paired_interval(
+            found = np.array([_covers(intervals.paired_interval(
                 *_pair_arrays(row), method=method, confidence_level=run.level), spec.gap)
                 for row in distinct])
-            out[method] = share(covered[index])
-    if "paired-bootstrap-percentile" in methods:
+            covered[method] = found[index]
+    if headline or "paired-bootstrap-percentile" in methods:
+        # every dataset, or only those whose headline is the paired bootstrap
+        resampled = ~few if "paired-bootstrap-percentile" not in methods else \
+            np.ones(run.datasets, dtype=bool)
         hits = np.zeros(run.datasets, dtype=bool)
-        for j, row in enumerate(counts):
-            a, b = _pair_arrays(row)
+        for j in np.flatnonzero(resampled).tolist():
+            a, b = _pair_arrays(counts[j])
             gaps = bootstrap.bootstrap_means(b - a, n_resamples=run.n_resamples,
                                              seed=run.resample_seed(j))[:, 0]
             hits[j] = _covers(bootstrap.percentile_interval(
                 gaps, method="paired-bootstrap-percentile", confidence_level=run.level),
                 spec.gap)
-        out["paired-bootstrap-percentile"] = share(hits)
-    return out
+        covered["paired-bootstrap-percentile"] = hits
+    if headline:
+        covered[HEADLINE] = np.where(few, covered["newcombe"],
+                                     covered["paired-bootstrap-percentile"])
+    return {m: share(covered[m]) for m in methods if m in covered}
 
 
 def null_cells(p: float, r: float) -> tuple[float, float, float, float]:

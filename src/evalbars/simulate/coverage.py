@@ -14,7 +14,7 @@ Families of cells (:data:`FAMILIES`):
 ====================  ===============  ==================================================
 ``score-binary``      coverage         one model's accuracy, 0/1 scores
 ``score-continuous``  coverage         one model's mean, continuous scores in [0, 1]
-``gap-binary``        coverage         the paired gap B - A, 0/1 scores
+``gap-binary``        coverage         the paired gap B - A, 0/1 scores, and the headline
 ``clustered``         coverage         one model's accuracy, questions in clusters
 ``passk``             coverage         pass@k over questions with 10 answers each
 ``null-binary``       type I error     the 0/1 tests, two equally good models
@@ -33,6 +33,7 @@ from .. import _parts
 from .._errors import EvalbarsError
 from .._progress import Progress
 from .._seeding import child_seed
+from ..caveats import FEW_DISCORDANT
 from . import _calibration_mc as mc
 from . import _calibration_units as units
 from ._calibration_exact import EXACT_INTERVALS
@@ -97,10 +98,12 @@ FAMILIES: dict[str, Family] = {
         lambda ns: [dict(n=n, p=p) for n in ns for p in ACCURACIES], mc.score_continuous,
         ("t",)),
     "gap-binary": Family(
-        "coverage", _parts.BINARY_DIFFERENCE_METHODS, (),
+        "coverage", (mc.HEADLINE,) + _parts.BINARY_DIFFERENCE_METHODS, (),
         "two models on n questions, accuracy about p, per-question correlation r; B wins "
-        f"{mc.B_SHARE:.0%} of the questions they disagree on", _pairs, mc.gap_binary,
-        ("paired-bootstrap-percentile", "paired-wald"),
+        f"{mc.B_SHARE:.0%} of the questions they disagree on; headline: the report's first "
+        f"interval, newcombe with fewer than {FEW_DISCORDANT} discordant questions in the "
+        "dataset, else the paired bootstrap", _pairs, mc.gap_binary,
+        (mc.HEADLINE, "paired-bootstrap-percentile", "paired-wald"),
         (("unpaired-wald", "unpaired-wald (for contrast)"),)),
     "clustered": Family(
         "coverage", units.CLUSTERED_INTERVALS, (),
