@@ -13,7 +13,6 @@ measured run time.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import platform
 import time
@@ -24,11 +23,11 @@ import numpy as np
 from evalbars import __version__, caveats, significance
 from evalbars.render_simulate import render_markdown
 from evalbars.simulate import _calibration_units as units
+from evalbars.simulate import _coverage as grid
 from evalbars.simulate import coverage
 from evalbars.simulate._calibration_exact import EXACT_INTERVALS, binomial_coverage
 from evalbars.simulate._calibration_mc import HEADLINE, gap_spec
 
-grid = importlib.import_module("evalbars.simulate.coverage")  # the module, not the function
 ROOT = Path(__file__).resolve().parents[1]
 BANDS = (0, 1, 3, 10, 30)
 """Bands of the expected number of discordant questions, for the gap's coverage."""

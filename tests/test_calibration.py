@@ -22,7 +22,7 @@ from evalbars.simulate._calibration_exact import (EXACT_TESTS, binomial_coverage
                                                   rejection_rate)
 from evalbars.simulate._calibration_mc import gap_spec, null_cells
 from evalbars.simulate._calibration_units import true_pass_at_k
-from evalbars.simulate.coverage import FAMILIES, METHODS, run_cell
+from evalbars.simulate._coverage import FAMILIES, METHODS, run_cell
 from evalbars._types import Interval
 
 LEVEL = 0.95
