@@ -402,3 +402,46 @@ def test_passk_warning_below_100_questions():
                      "10 answers each, pass@1 90% to 91% and pass@10 48% to 91% of 95% "
                      "intervals held the true value, and about 100 questions were needed for "
                      "94-96%; collect more clusters or read the intervals as optimistic"]
+
+
+def _study_table(title: str) -> list[list[str]]:
+    from conftest import ROOT
+
+    text = (ROOT / "docs" / "calibration.md").read_text(encoding="utf-8")
+    rows = []
+    for line in text[text.index(title):].splitlines()[4:]:
+        if not line.startswith("|"):
+            break
+        rows.append([c.strip(" *") for c in line.strip("|").split("|")])
+    return rows
+
+
+def test_near_bound_figures_are_the_studys():
+    """caveats.NEAR_BOUND_COVERAGE is the score-continuous table at p = 0.9 and 0.99."""
+    methods = ("t", "clt", "bootstrap-percentile", "bootstrap-bca")
+    for n, p, *cells in _study_table("score-continuous: coverage of 95% intervals"):
+        figures = caveats.NEAR_BOUND_COVERAGE.get((int(n), float(p)))
+        measured = [float(c.split("±")[0]) / 100 for c in cells]
+        if figures is None:  # p = 0.5, or n = 5000 where every method covered
+            assert float(p) == 0.5 or min(measured) >= 0.948, (n, p)
+            continue
+        assert [figures[m] for m in methods] == pytest.approx(measured, abs=5e-4), (n, p)
+
+
+@pytest.mark.parametrize("n,mean,cell", [(60, 0.93, "n = 30 and a mean of 0.9"),
+                                         (200, 0.995, "n = 100 and a mean of 0.99"),
+                                         (12, 0.05, "n = 10 and a mean of 0.9")])
+def test_near_bound_warning_quotes_the_cell_at_or_below(n, mean, cell):
+    m = ModelScore("m", n, mean, (Interval("t", mean - 0.02, mean + 0.02, 0.95),
+                                  Interval("bootstrap-bca", mean - 0.02, mean + 0.01, 0.95)))
+    found = caveats.interval_warnings(m, "continuous", unit_interval=True)
+    assert len(found) == 1 and cell in found[0] and "near its bound" in found[0]
+    off_scale = caveats.interval_warnings(m, "continuous", unit_interval=False)
+    assert not any("near its bound" in w for w in off_scale)  # no bound off [0, 1]
+
+
+def test_no_near_bound_warning_where_the_study_found_none():
+    m = ModelScore("m", 600, 0.92, (Interval("t", 0.9, 0.94, 0.95),))  # n = 500, p = 0.9: 94.5%
+    assert caveats.interval_warnings(m, "continuous", unit_interval=True) == []
+    far = ModelScore("m", 40, 0.7, (Interval("t", 0.6, 0.8, 0.95),))
+    assert caveats.interval_warnings(far, "continuous", unit_interval=True) == []

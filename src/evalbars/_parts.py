@@ -134,8 +134,13 @@ def model_score(data: Prepared, name: str, settings: Settings,
 
 def score_warnings(data: Prepared, summaries) -> tuple[str, ...]:
     """Methods known to under-cover for these model scores, and what to use instead."""
+    def unit_interval(name: str) -> bool:
+        x = data.column(name)
+        return bool(x.min() >= 0.0 and x.max() <= 1.0)
+
     found = [w for m in summaries
-             for w in interval_warnings(m, "binary" if data.binary else "continuous")]
+             for w in interval_warnings(m, "binary" if data.binary else "continuous",
+                                        unit_interval=unit_interval(m.name))]
     if data.clusters is not None:
         found += clustering.cluster_warnings(data.cluster_names[data.clusters])
         for m in summaries:
