@@ -13,9 +13,9 @@ Ideas (see docs/design.md):
 - Randomness comes in fixed blocks of ``BLOCK`` resamples, each from its own child of
   the caller's SeedSequence, so results never depend on batching or threads.
 - The blocks are the parallelism: while they run, BLAS is held to one thread
-  (threadpoolctl). A multithreaded BLAS inside the block threads, on a machine doing
-  anything else, spins against itself: a 10,000-question sign-flip took 0.88 s instead of
-  0.05 s (benchmarks/bench_blas_threads.py).
+  (threadpoolctl). A multithreaded BLAS inside the block threads spins against them:
+  1.3-1.7x slower on an idle 2-core machine, 10x with both cores busy
+  (benchmarks/bench_blas_threads.py).
 """
 from __future__ import annotations
 
