@@ -94,6 +94,16 @@ def test_help_does_not_import_numpy():
     assert out.stdout.strip() == "False False"
 
 
+def test_compare_on_a_large_eval_does_not_import_scipy_stats(lesson_path):
+    """scipy.stats costs 0.5 s to import, half of a 100,000-question report: only power
+    plans and the small-sample coverage warnings need it (both import it when used)."""
+    code = ("import sys, evalbars; evalbars.compare(sys.argv[1], n_resamples=100); "
+            "print('scipy.stats' in sys.modules, 'scipy.optimize' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code, str(lesson_path)], capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.strip() == "False False"
+
+
 def _parsers(parser, path=()):
     """(command path, parser) of every command and subcommand."""
     for action in parser._subparsers._group_actions if parser._subparsers else ():

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
 
 from ._power_checks import _count, _real
 
@@ -14,6 +13,7 @@ computed power is at most this much below the exact value (never above it)."""
 
 def _mcnemar(n: int, disagreement: float, gap: float, alpha: float) -> float:
     """Exact McNemar power (validated inputs); see :func:`mcnemar_power`."""
+    from scipy import stats  # imported when a plan is solved: a report never needs it
     lo = int(stats.binom.ppf(MCNEMAR_TAIL / 2, n, disagreement))
     hi = int(stats.binom.isf(MCNEMAR_TAIL / 2, n, disagreement))
     m = np.arange(lo, max(lo, hi) + 1)

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from scipy import optimize, stats
+from scipy.special import ndtr, ndtri
 
 from ._errors import EvalbarsError
 from ._mcnemar_power import _mcnemar
@@ -108,14 +108,16 @@ def sampled_se(n: int, *, accuracy: float, between_variance: float, samples: flo
 
 def _z_power(delta: float, alpha: float) -> float:
     """Power of the two-sided z test at standardized effect ``delta`` (both tails)."""
-    z = stats.norm.isf(alpha / 2)
-    return float(stats.norm.sf(z - delta) + stats.norm.cdf(-z - delta))
+    z = -ndtri(alpha / 2)
+    return float(ndtr(delta - z) + ndtr(-z - delta))
 
 
 def _required_delta(power: float, alpha: float) -> float:
     """The standardized effect at which the two-sided z test has this power."""
-    top = stats.norm.isf(alpha / 2) + stats.norm.ppf(power)
-    return optimize.brentq(lambda d: _z_power(d, alpha) - power, 0.0, top, xtol=1e-14)
+    from scipy.optimize import brentq  # imported when a plan is solved, not with the module
+
+    top = -ndtri(alpha / 2) + ndtri(power)
+    return brentq(lambda d: _z_power(d, alpha) - power, 0.0, top, xtol=1e-14)
 
 
 # --- the validated design -------------------------------------------------------------
@@ -340,7 +342,9 @@ def _gap_for(plan: _Plan, n: int, power: float) -> float:
         raise EvalbarsError(f"no gap reaches power {power!r} with n={n}: even the largest "
                             f"possible gap, {top:.6g}, is detected with power "
                             f"{plan.power(n, top):.4g}")
-    return optimize.brentq(lambda g: plan.power(n, g) - power, 0.0, top, xtol=1e-13)
+    from scipy.optimize import brentq
+
+    return brentq(lambda g: plan.power(n, g) - power, 0.0, top, xtol=1e-13)
 
 
 def _missing(n: object, gap: object, power: object) -> str:

@@ -114,12 +114,12 @@ def _and(words: list[str]) -> str:
 
 def _binary_coverage(model: ModelScore) -> str | None:
     """The warning for 0/1 scores when a shown interval under-covers here, else None."""
-    from .simulate._calibration_exact import binomial_coverage
-
     n, right = model.n, round(model.mean * model.n)
     shown = {interval.method: interval.confidence_level for interval in model.intervals}
     if min(right, n - right) >= SAFE_COUNT or "wilson" not in shown:
         return None
+    # Imported only here: it brings scipy.stats (0.5 s), which a large eval never needs.
+    from .simulate._calibration_exact import binomial_coverage
     level = shown["wilson"]
     # all right (or all wrong) is evaluated half a question inside [0, 1]
     accuracy = min(max(right / n, 0.5 / n), 1.0 - 0.5 / n)
