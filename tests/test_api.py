@@ -211,8 +211,20 @@ def test_bad_arguments(lesson_path, kwargs, message):
 def test_three_models_need_a_choice(tmp_path):
     path = tmp_path / "three.csv"
     path.write_text("id,x,y,z\nq1,1,0,1\nq2,0,1,1\n")
-    with pytest.raises(EvalbarsError, match=r"3 models \['x', 'y', 'z'\]; choose two"):
+    with pytest.raises(EvalbarsError, match=r"3 models \('x', 'y', 'z'\); choose two"):
         evalbars.compare(path)
+
+
+def test_a_long_model_list_is_cut_in_errors(tmp_path):
+    path = tmp_path / "many.csv"
+    names = [f"model{k:03d}" for k in range(300)]
+    path.write_text("id," + ",".join(names) + "\nq1," + ",".join("1" * 300) + "\nq2,"
+                    + ",".join("0" * 300) + "\n")
+    loaded = evalbars.load(path)  # unknown names in loaded data: _inputs.pick_pair's error
+    for run in (lambda: evalbars.compare(path), lambda: evalbars.compare(loaded, a="x", b="y")):
+        with pytest.raises(EvalbarsError) as info:
+            run()
+        assert "'model019' and 280 more" in str(info.value) and "model020" not in str(info.value)
 
 
 # --- the loading options every entry point that reads data takes ----------------------

@@ -12,7 +12,7 @@ import inspect
 from typing import Callable, Sequence
 
 from ._errors import EvalbarsError
-from ._table import short
+from ._table import name_list, short
 from .ingest import ItemScores, load
 
 _LOAD_PARAMETERS = tuple(
@@ -106,7 +106,8 @@ cluster, sample, run, input_format, metric, scorer, qrels of evalbars.load
     if models is not None:
         unknown = [m for m in models if m not in data.models]
         if unknown:
-            raise EvalbarsError(f"unknown model(s) {unknown}; the data has {list(data.models)}")
+            raise EvalbarsError(f"unknown model(s) {name_list(unknown)}; the data has "
+                                f"{name_list(data.models)}")
     return data
 
 
@@ -133,7 +134,7 @@ def pick_pair(scores: ItemScores, a: str | None, b: str | None) -> tuple[str, st
     if a is None and b is None:
         if len(scores.models) != 2:
             raise EvalbarsError(
-                f"the data has {len(scores.models)} models {list(scores.models)}; "
+                f"the data has {len(scores.models)} models ({name_list(scores.models)}); "
                 "choose two with a= and b= (--a/--b)")
         return scores.models[0], scores.models[1]
     if a is None or b is None:
@@ -141,5 +142,6 @@ def pick_pair(scores: ItemScores, a: str | None, b: str | None) -> tuple[str, st
                             "exactly two models")
     for name in (a, b):
         if name not in scores.models:
-            raise EvalbarsError(f"unknown model {name!r}; the data has {list(scores.models)}")
+            raise EvalbarsError(f"unknown model {short(name)}; the data has "
+                                f"{name_list(scores.models)}")
     return a, b
