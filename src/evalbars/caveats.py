@@ -30,21 +30,13 @@ CONTINUOUS_COVERAGE = {
 n = 10 and 30, from the study (score-continuous, p = 0.5); skewed scores fare worse."""
 
 NEAR_BOUND_COVERAGE = {
-    (10, 0.9): {"t": 0.83, "clt": 0.807, "bootstrap-percentile": 0.808, "bootstrap-bca": 0.845},
-    (10, 0.99): {"t": 0.403, "clt": 0.391, "bootstrap-percentile": 0.396,
-                 "bootstrap-bca": 0.427},
-    (30, 0.9): {"t": 0.906, "clt": 0.896, "bootstrap-percentile": 0.899,
-                "bootstrap-bca": 0.916},
-    (30, 0.99): {"t": 0.639, "clt": 0.632, "bootstrap-percentile": 0.646,
-                 "bootstrap-bca": 0.712},
-    (100, 0.9): {"t": 0.935, "clt": 0.931, "bootstrap-percentile": 0.933,
-                 "bootstrap-bca": 0.94},
-    (100, 0.99): {"t": 0.825, "clt": 0.823, "bootstrap-percentile": 0.836,
-                  "bootstrap-bca": 0.879},
-    (500, 0.9): {"t": 0.945, "clt": 0.944, "bootstrap-percentile": 0.944,
-                 "bootstrap-bca": 0.944},
-    (500, 0.99): {"t": 0.917, "clt": 0.917, "bootstrap-percentile": 0.918,
-                  "bootstrap-bca": 0.935},
+    (n, p): dict(zip(("t", "clt", "bootstrap-percentile", "bootstrap-bca"), figures))
+    for (n, p), figures in {
+        (10, 0.9): (0.83, 0.807, 0.808, 0.845), (10, 0.99): (0.403, 0.391, 0.396, 0.427),
+        (30, 0.9): (0.906, 0.896, 0.899, 0.916), (30, 0.99): (0.639, 0.632, 0.646, 0.712),
+        (100, 0.9): (0.935, 0.931, 0.933, 0.94), (100, 0.99): (0.825, 0.823, 0.836, 0.879),
+        (500, 0.9): (0.945, 0.944, 0.944, 0.944), (500, 0.99): (0.917, 0.917, 0.918, 0.935),
+    }.items()
 }
 """Measured coverage of 95% intervals of a mean for continuous scores on [0, 1] piled
 near a bound: Beta(2p, 2(1 - p)) with mean p = 0.9 and 0.99, at n = 10 to 500 (the
