@@ -144,13 +144,19 @@ def test_clustered_pilot_refusal_through_the_cli(capsys):
             "models' own scores 0.1194") in text
 
 
-def test_clustered_continuous_pilot_suggests_the_inflated_variance():
-    # 40 clusters of 5 for one model, continuous scores; the unpaired design is refused
+def one_model_clustered_pilot():
+    """(pilot, frame, scores, labels, rng): one model, continuous scores, 40 clusters of 5;
+    between variance 0.09, within 0.16: ICC 0.36 by construction."""
     rng = np.random.default_rng(2)
     labels = np.repeat([f"doc{k:02d}" for k in range(40)], 5)
     x = 0.5 + rng.normal(0, 0.3, 40).repeat(5) + rng.normal(0, 0.4, 200)
     df = pd.DataFrame({"id": [f"q{i:03d}" for i in range(200)], "doc": labels, "a": x})
-    pilot = P.from_pilot(df, cluster="doc")
+    return P.from_pilot(df, cluster="doc"), df, x, labels, rng
+
+
+def test_clustered_continuous_pilot_suggests_the_inflated_variance():
+    # 40 clusters of 5 for one model, continuous scores; the unpaired design is refused
+    pilot, df, x, labels, rng = one_model_clustered_pilot()
     effect = 1 + 4 * pilot.icc
     with pytest.raises(EvalbarsError) as error:
         P.solve(design="unpaired", gap=0.05, power=0.8, pilot=pilot)
@@ -210,12 +216,7 @@ def test_clustered_design_needs_a_source_for_the_clustering(cookbook_path):
 
 
 def test_pilot_with_clusters_and_one_model():
-    # 40 clusters of 5, between variance 0.09, within 0.16: ICC 0.36 by construction.
-    rng = np.random.default_rng(2)
-    labels = np.repeat([f"doc{k:02d}" for k in range(40)], 5)
-    x = 0.5 + rng.normal(0, 0.3, 40).repeat(5) + rng.normal(0, 0.4, 200)
-    df = pd.DataFrame({"id": [f"q{i:03d}" for i in range(200)], "doc": labels, "a": x})
-    pilot = P.from_pilot(df, cluster="doc")
+    pilot, df, x, labels, rng = one_model_clustered_pilot()
     assert pilot.icc == pytest.approx(P.icc(x, labels), rel=1e-12)
     assert 0.2 < pilot.icc < 0.5 and pilot.cluster_size == 5.0
     # The clustered design plans continuous scores as pairs (variance of differences),

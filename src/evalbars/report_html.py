@@ -30,7 +30,6 @@ from ._escape import visible
 from ._estimates import estimates
 from ._labels import digits, interval_text, level, number_text, scalar
 from ._sections import Svg, Table, heading, sections
-from .report_markdown import render_markdown  # noqa: F401  (its former home, still imported)
 
 __all__ = ["compact_html", "render_html"]
 
