@@ -9,7 +9,7 @@ import pytest
 
 from evalbars import EvalbarsError, multiplicity, plots
 from evalbars._parts import prepare
-from evalbars.ablation import ablation
+from evalbars.ablation_table import ablation
 from evalbars.cli import main
 from evalbars.ingest import load
 from evalbars.ranking import _shared_means, leaderboard

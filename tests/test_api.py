@@ -230,24 +230,53 @@ def test_a_long_model_list_is_cut_in_errors(tmp_path):
 # --- the loading options every entry point that reads data takes ----------------------
 
 def _readers():
-    from evalbars.ablation import ablation
-    from evalbars.gate import gate
-    from evalbars.passk import passk
     from evalbars.power import from_pilot
-    from evalbars.seeds import seeds
-    from evalbars.select import select
     from evalbars.simulate import misaligned
 
     return {"ci": (evalbars.ci, {}), "compare": (evalbars.compare, {}),
             "leaderboard": (evalbars.leaderboard, {}),
-            "select": (select, dict(baseline="system_a")),
-            "ablation": (ablation, dict(full="system_b", baseline="system_a")),
-            "seeds": (seeds, dict(run="topic_id")), "passk": (passk, {}),
+            "select": (evalbars.select, dict(baseline="system_a")),
+            "ablation": (evalbars.ablation, dict(full="system_b", baseline="system_a")),
+            "seeds": (evalbars.seeds, dict(run="topic_id")), "passk": (evalbars.passk, {}),
             "from_pilot": (from_pilot, {}), "misaligned": (misaligned, {}),
-            "gate": (gate, dict(max_regression=0.01))}
+            "gate": (evalbars.gate, dict(max_regression=0.01))}
 
 
 READERS = _readers()
+
+ANALYSES = {"ci": "api", "compare": "api", "leaderboard": "ranking", "select": "winners_curse",
+            "ablation": "ablation_table", "seeds": "training_runs", "passk": "pass_at_k",
+            "gate": "regression_gate"}
+"""Every analysis, called as ``evalbars.<name>(...)``, and the module that defines it."""
+
+
+def test_every_analysis_is_a_top_level_function():
+    """evalbars.select(...) as evalbars.compare(...): the name is the function, also once its
+    module is imported (a submodule evalbars.select would have replaced the function)."""
+    import importlib
+
+    for name, module in ANALYSES.items():
+        defined = getattr(importlib.import_module(f"evalbars.{module}"), name)
+        assert getattr(evalbars, name) is defined and callable(defined), name
+        assert name in evalbars.__all__ and name not in (module, "results"), name
+        parameters = inspect.signature(defined).parameters
+        assert {"data", "item", "model", "cluster", "metric"} <= set(parameters), name
+
+
+def test_import_evalbars_stays_cheap():
+    """The analyses are resolved on first use: importing the package imports none of them,
+    nor numpy; the first use of a name imports its own module and not the others."""
+    import subprocess
+    import sys
+
+    code = ("import sys, evalbars; heavy = lambda: sorted(m for m in sys.modules if "
+            "m.split('.')[0] in ('numpy', 'scipy', 'pandas') or m.startswith('evalbars.')); "
+            "print(heavy()); from evalbars import select; print(callable(select), "
+            "type(select).__name__, 'evalbars.winners_curse' in sys.modules, "
+            "'evalbars.training_runs' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.splitlines() == ["[]", "True function True False"]
 
 
 @pytest.mark.parametrize("name", READERS)

@@ -74,9 +74,9 @@ def hostile_frame(n: int = 40) -> pd.DataFrame:
 @pytest.fixture(scope="module")
 def documents(tmp_path_factory) -> dict:
     """Real report documents of every kind whose every name is hostile."""
-    from evalbars.gate import gate
+    from evalbars.pass_at_k import passk
     from evalbars.ranking import leaderboard
-    from evalbars.passk import passk
+    from evalbars.regression_gate import gate
 
     folder = tmp_path_factory.mktemp("hostile")
     path = folder / "<svg onload=alert(4)>.csv"

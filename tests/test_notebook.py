@@ -8,7 +8,7 @@ import evalbars
 from evalbars import power, simulate
 from evalbars._errors import EvalbarsError
 from evalbars._notebook import NotebookMixin, frame_rows
-from evalbars.gate import gate
+from evalbars.regression_gate import gate
 from _report_documents import HOSTILE, leaderboard_doc, passk_doc
 
 

@@ -19,7 +19,7 @@ from evalbars import EvalbarsError
 from evalbars._seeding import child_seed
 from evalbars.bootstrap import bootstrap_means, percentile_interval
 from evalbars.cli import main
-from evalbars.passk import _shortcut, _unchecked, pass_at_k, passk
+from evalbars.pass_at_k import _shortcut, _unchecked, pass_at_k, passk
 
 EXAMPLE = "examples/passk_samples.csv"
 

@@ -37,7 +37,7 @@ def hostile_compare(tmp_path_factory) -> dict:
 
 def documents() -> dict:
     from evalbars import power
-    from evalbars.gate import gate
+    from evalbars.regression_gate import gate
 
     lesson = "examples/lesson_pair.csv"
     return {

@@ -16,7 +16,7 @@ from evalbars import EvalbarsError, intervals
 from evalbars.cli import main
 from evalbars.ingest import load
 from evalbars.results import Settings
-from evalbars.seeds import _difference, _recipe, _two_way, seeds
+from evalbars.training_runs import _difference, _recipe, _two_way, seeds
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = "examples/seeds.csv"

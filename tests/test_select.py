@@ -22,8 +22,8 @@ from evalbars.cli import main
 from evalbars.ingest import load
 from evalbars.ranking import leaderboard
 from evalbars.render_select import render_markdown, render_text
-from evalbars.select import adjusted_gain, null_best, select, simultaneous_intervals
 from evalbars.simulate._pairs import pair_spec
+from evalbars.winners_curse import adjusted_gain, null_best, select, simultaneous_intervals
 
 
 def prompts(rng, n, gaps, *, disagreement=0.10, accuracy=0.70, split=None):

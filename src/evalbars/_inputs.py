@@ -62,7 +62,7 @@ def read_scores(data, data2=None, models: Sequence[str] | None = None, *,
     that ``models`` are among theirs; ``data2`` and loading options other than load's
     defaults are refused with them, since there is nothing left to read. ``run=`` is
     refused unless the analysis compares ``training_runs`` (only
-    :func:`evalbars.seeds.seeds` does): elsewhere ``models`` would name recipes to read
+    :func:`evalbars.seeds` does): elsewhere ``models`` would name recipes to read
     but ``model@run`` systems to analyse.
 
     Raises

@@ -341,20 +341,19 @@ def ablation(doc: dict, *, method: str | None = None):
     Parameters
     ----------
     doc : dict
-        An ``ablation`` document (:func:`evalbars.ablation.ablation`).
+        An ``ablation`` document (:func:`evalbars.ablation`).
     method : str, optional
         The paired interval to draw on the right (default: the document's first,
         ``paired-bootstrap-percentile``).
 
     Examples
     --------
-    >>> import numpy as np, pandas as pd
-    >>> from evalbars.ablation import ablation as table
+    >>> import evalbars, numpy as np, pandas as pd
     >>> rng = np.random.default_rng(0)
     >>> frame = pd.DataFrame({"qid": range(300), "base": rng.random(300) < 0.5,
     ...                       "full": rng.random(300) < 0.7, "no_x": rng.random(300) < 0.6})
-    >>> doc = table(frame.astype({"base": int, "full": int, "no_x": int}), full="full",
-    ...             baseline="base", n_resamples=500).to_dict()
+    >>> doc = evalbars.ablation(frame.astype({"base": int, "full": int, "no_x": int}),
+    ...                         full="full", baseline="base", n_resamples=500).to_dict()
     >>> figure = ablation(doc)
     >>> [line.get_gid() for line in figure.axes[1].get_lines()][:4:2]
     ['interval:gain: full − base', 'interval:drop: full − no_x']
@@ -404,15 +403,15 @@ def seeds(doc: dict, *, method: str | None = None):
     Parameters
     ----------
     doc : dict
-        A ``seeds`` document (:func:`evalbars.seeds.seeds`).
+        A ``seeds`` document (:func:`evalbars.seeds`).
     method : str, optional
         The interval of the recipe means: ``"seeds-t"`` (default) or
         ``"two-level-bootstrap"``.
 
     Examples
     --------
-    >>> from evalbars.seeds import seeds as analyse
-    >>> doc = analyse("examples/seeds.csv", run="seed", n_resamples=500).to_dict()
+    >>> import evalbars
+    >>> doc = evalbars.seeds("examples/seeds.csv", run="seed", n_resamples=500).to_dict()
     >>> figure = seeds(doc)
     >>> [line.get_gid() for line in figure.axes[0].get_lines()][:2]
     ['interval:baseline run 0', 'estimate:baseline run 0']

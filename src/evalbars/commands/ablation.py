@@ -8,7 +8,7 @@ from ._common import add_correction, add_data_options, add_settings, analysis_se
 
 
 def _run(args: argparse.Namespace) -> dict:
-    from ..ablation import ablation
+    from ..ablation_table import ablation
 
     return ablation(args.data, args.data2, full=args.full, baseline=args.baseline,
                     variants=args.variants, correction=args.correction, **load_options(args),

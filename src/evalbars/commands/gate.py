@@ -7,7 +7,7 @@ from ._common import add_data_options, add_settings, load_options
 
 
 def _run(args: argparse.Namespace) -> dict:
-    from ..gate import gate
+    from ..regression_gate import gate
 
     return gate(args.data, args.data2, baseline=args.baseline, candidate=args.candidate,
                 max_regression=args.max_regression, alpha=args.alpha,

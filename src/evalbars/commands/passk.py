@@ -16,7 +16,7 @@ def _k_list(text: str) -> tuple[int, ...]:
 
 
 def _run(args: argparse.Namespace) -> dict:
-    from ..passk import passk
+    from ..pass_at_k import passk
 
     return passk(args.data, args.data2, k=args.k, models=args.models, a=args.a, b=args.b,
                  **load_options(args), **analysis_settings(args, progress=False)).to_dict()

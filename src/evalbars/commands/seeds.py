@@ -13,7 +13,7 @@ def document(args: argparse.Namespace) -> dict:
     ``evalbars plot seeds`` uses it too (with --from-json, see :func:`add_arguments`).
     """
     from .._errors import EvalbarsError
-    from ..seeds import seeds
+    from ..training_runs import seeds
 
     if getattr(args, "from_json", None) is not None:
         if args.data is not None:

@@ -8,7 +8,7 @@ from ._common import add_correction, add_data_options, add_settings, analysis_se
 
 
 def _run(args: argparse.Namespace) -> dict:
-    from ..select import select
+    from ..winners_curse import select
 
     return select(args.data, args.data2, baseline=args.baseline, candidates=args.candidates,
                   correction=args.correction, split=args.split, select_on=args.select_on,

@@ -5,15 +5,16 @@ Clusters follow :mod:`evalbars.simulate.units`: a cluster's accuracy is
 Beta-distributed with mean ``p`` and variance ``icc · p (1 - p)``, so two questions of one
 cluster correlate by ``icc``. Intervals and tests come from :mod:`evalbars.clustering`,
 :mod:`evalbars.intervals`, :mod:`evalbars.bootstrap`, :mod:`evalbars.significance` and
-:mod:`evalbars.passk`, called on each simulated dataset.
+:mod:`evalbars.pass_at_k`, called on each simulated dataset.
 """
 from __future__ import annotations
 
 import numpy as np
 from scipy import special
 
-from .. import bootstrap, clustering, intervals, passk, significance
+from .. import bootstrap, clustering, intervals, significance
 from .._types import Interval
+from ..pass_at_k import pass_at_k
 from ._calibration_exact import covers
 from ._calibration_mc import Estimate, Run, share
 from .units import _unit_counts
@@ -123,7 +124,7 @@ def passk_coverage(cell: dict, methods: tuple[str, ...], run: Run) -> dict[str, 
     for j in range(run.datasets):
         theta = rng.beta(cell["p"] * SPREAD, (1.0 - cell["p"]) * SPREAD, size=n)
         passed = rng.binomial(ANSWERS, theta)
-        x = passk.pass_at_k(ANSWERS, passed[:, None], ks[None, :])
+        x = pass_at_k(ANSWERS, passed[:, None], ks[None, :])
         replicates = bootstrap.bootstrap_means(x, n_resamples=run.n_resamples,
                                                seed=run.resample_seed(j))
         for i in range(len(wanted)):

@@ -14,9 +14,10 @@ be measured (seed 000, "Seeds: the run is also a sample"):
   it, once as a t interval with honest few-run degrees of freedom (``seeds-t``) and once
   as a two-level bootstrap over runs and questions (``two-level-bootstrap``).
 
-Recipes are the models of :func:`evalbars.ingest.load` read with ``run=``: each (model,
-run) pair is a system ``"model@run"``, and :attr:`~evalbars.ingest.ItemScores.runs`
-says which. Runs of different recipes are unrelated, even when their labels match.
+:func:`seeds` is ``evalbars.seeds``. Recipes are the models of
+:func:`evalbars.ingest.load` read with ``run=``: each (model, run) pair is a system
+``"model@run"``, and :attr:`~evalbars.ingest.ItemScores.runs` says which. Runs of
+different recipes are unrelated, even when their labels match.
 """
 from __future__ import annotations
 
@@ -466,7 +467,8 @@ def seeds(
 
     Examples
     --------
-    >>> r = seeds("examples/seeds.csv", run="seed", n_resamples=2000)
+    >>> import evalbars
+    >>> r = evalbars.seeds("examples/seeds.csv", run="seed", n_resamples=2000)
     >>> [(m.name, len(m.runs), round(m.mean, 3)) for m in r.models]
     [('baseline', 5, 0.675), ('curriculum', 5, 0.723)]
     >>> round(r.model("baseline").variance.seed_share, 2)

@@ -8,7 +8,9 @@ shortcut ``1 - (1 - c/n)^k`` plugs the estimated pass rate into a curved formula
 out low on average; it is reported next to the estimate, labelled, for contrast only.
 
 Intervals resample problems (or whole clusters of problems), each carrying all its
-answers, never individual answers (seed 000, "Two kinds of noise").
+answers, never individual answers (seed 000, "Two kinds of noise"). :func:`passk`
+(``evalbars.passk``) reads the answers and gives each model's pass@k with those
+intervals, and the paired gap of two models.
 """
 from __future__ import annotations
 
@@ -342,7 +344,9 @@ def passk(
 
     Examples
     --------
-    >>> r = passk("examples/passk_samples.csv", sample="sample", k=(1, 5), n_resamples=2000)
+    >>> import evalbars
+    >>> r = evalbars.passk("examples/passk_samples.csv", sample="sample", k=(1, 5),
+    ...                    n_resamples=2000)
     >>> [round(row.estimate, 3) for row in r.model("large").pass_at_k]
     [0.35, 0.735]
     >>> r.a, r.b, [round(gap.estimate, 3) for gap in r.difference]

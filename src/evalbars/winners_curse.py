@@ -7,10 +7,10 @@ gain, because the highest of N noisy numbers is the one whose luck ran hottest. 
 each disagreeing with the baseline on 10% of 500 questions, still give a best gain of
 about 2.5 points on average, and of at least 1 point in 97% of runs.
 
-:func:`select` reports the winner's gain beside what the best of N candidates with no
-true effect would show on these data, the chance of that (a selection-aware p-value), a
-selection-adjusted estimate of the winner's gain and intervals that hold for every
-candidate at once. With a split of the questions (``split=`` a column, or ``holdout=`` a
+:func:`select` (``evalbars.select``) reports the winner's gain beside what the best of N
+candidates with no true effect would show on these data, the chance of that (a
+selection-aware p-value), a selection-adjusted estimate of the winner's gain and
+intervals that hold for every candidate at once. With a split of the questions (``split=`` a column, or ``holdout=`` a
 share drawn at random) it chooses on one part and confirms the single winner once on
 the other: that held-out comparison is the number to report.
 
@@ -510,9 +510,9 @@ def select(
     2.4 points on the dev questions, as much as the best of 20 null prompts would, and
     nothing on the test questions.
 
-    >>> import evalbars.select as sel
-    >>> r = sel.select("examples/prompts.csv", baseline="baseline", split="split",
-    ...                select_on="dev", confirm_on="test", n_resamples=2000)
+    >>> import evalbars
+    >>> r = evalbars.select("examples/prompts.csv", baseline="baseline", split="split",
+    ...                     select_on="dev", confirm_on="test", n_resamples=2000)
     >>> r.winner, round(r.candidates[0].gain, 3), round(r.null_best.mean, 3)
     ('prompt09', 0.024, 0.025)
     >>> round(r.null_best.p_value, 2), round(r.confirm.difference.estimate, 3)

@@ -1,10 +1,11 @@
 """Ablations: which parts of a system its gain over the baseline comes from.
 
 Score the full system, a baseline and a few variants of the full system, each with one
-part removed, on the same questions. :func:`ablation` gives the full system's gain over
-the baseline, each variant's drop from the full system and its gain over the baseline,
-all paired on the same questions, with p-values adjusted over every comparison of the
-table, and the share of the full system's gain each drop amounts to.
+part removed, on the same questions. :func:`ablation` (``evalbars.ablation``) gives the
+full system's gain over the baseline, each variant's drop from the full system and its
+gain over the baseline, all paired on the same questions, with p-values adjusted over
+every comparison of the table, and the share of the full system's gain each drop
+amounts to.
 
 The shares are not additive in general: two parts that do the same job each cost little
 when removed alone, and parts that need each other each cost the whole gain, so the
@@ -202,15 +203,14 @@ def ablation(
 
     Examples
     --------
-    >>> import numpy as np, pandas as pd
-    >>> from evalbars.ablation import ablation
+    >>> import evalbars, numpy as np, pandas as pd
     >>> rng = np.random.default_rng(0)
     >>> ease = rng.random(800)
     >>> frame = pd.DataFrame({name: (np.where(rng.random(800) < 0.8, ease, rng.random(800))
     ...                              < p).astype(int) for name, p in
     ...                       [("base", 0.55), ("full", 0.70), ("no_a", 0.60), ("no_b", 0.69)]})
-    >>> r = ablation(frame.rename_axis("qid").reset_index(), full="full", baseline="base",
-    ...              n_resamples=2000)
+    >>> r = evalbars.ablation(frame.rename_axis("qid").reset_index(), full="full",
+    ...                       baseline="base", n_resamples=2000)
     >>> [(v.name, round(v.drop.estimate, 3), round(v.share.estimate, 2)) for v in r.variants]
     [('no_a', 0.12, 0.74), ('no_b', 0.036, 0.22)]
     """

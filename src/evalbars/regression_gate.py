@@ -8,6 +8,8 @@ margin M at one-sided level alpha (the lower end of the (1 - 2 alpha) interval):
   not shown to stay within M;
 - ``inconclusive`` (exit 3): the data cannot tell; the result says about how many
   questions would decide it.
+
+:func:`gate` is ``evalbars.gate``.
 """
 from __future__ import annotations
 
@@ -89,9 +91,9 @@ def gate(data, data2=None, *, baseline: str | None = None, candidate: str | None
 
     Examples
     --------
-    >>> from evalbars.gate import gate
-    >>> g = gate("examples/lesson_pair.csv", baseline="model_a", candidate="model_b",
-    ...          max_regression=0.01, n_resamples=1000)
+    >>> import evalbars
+    >>> g = evalbars.gate("examples/lesson_pair.csv", baseline="model_a", candidate="model_b",
+    ...                   max_regression=0.01, n_resamples=1000)
     >>> g.decision, g.exit_status
     ('pass', 0)
     """
