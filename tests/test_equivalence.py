@@ -73,3 +73,71 @@ def test_bad_alpha():
 def test_one_item_is_too_few():
     with pytest.raises(EvalbarsError, match="at least 2 items"):
         paired_equivalence(np.array([1.0]), np.array([0.0]), margin=0.1)
+
+
+# --- decided by Newcombe's interval where it is the headline (few discordant 0/1) --------
+
+
+def _pair(n: int, a_only: int, b_only: int):
+    """0/1 scores of two models on n questions with the given discordant counts."""
+    a = np.array([1] * (n // 2) + [0] * (n - n // 2))
+    b = a.copy()
+    b[:a_only] = 0  # right for a only
+    b[n // 2:n // 2 + b_only] = 1  # right for b only
+    return a, b
+
+
+def _newcombe(a, b):
+    from evalbars.intervals import paired_interval
+
+    def interval(level):
+        found = paired_interval(a, b, method="newcombe", confidence_level=level)
+        return found.low, found.high
+    return interval
+
+
+@pytest.mark.parametrize("a_only,b_only", [(2, 0), (0, 3), (4, 1), (1, 1), (0, 0), (6, 2)])
+@pytest.mark.parametrize("margin", [0.002, 0.01, 0.03])
+def test_newcombe_p_values_invert_the_interval(a_only, b_only, margin):
+    """Each p-value is the alpha at which the (1 - 2 alpha) interval's end meets the margin
+    (checked by recomputing the interval there), so p < alpha exactly when the interval
+    decides; the decision is the 90% interval's."""
+    from evalbars.equivalence import interval_equivalence
+
+    a, b = _pair(500, a_only, b_only)
+    interval = _newcombe(a, b)
+    result = interval_equivalence(interval, float(np.mean(b - a)), margin=margin,
+                                  method="newcombe")
+    low, high = interval(0.9)
+    assert (result.low, result.high) == (low, high)
+    assert (result.non_inferiority_p < 0.05) == (low > -margin)
+    assert (result.tost_p < 0.05) == (-margin < low and high < margin)
+    p = result.non_inferiority_p
+    if 1e-12 < p < 0.5:
+        assert interval(1 - 2 * p)[0] == pytest.approx(-margin, abs=1e-9)
+    elif p > 0.5:  # the estimate is at or below -margin: 1 - the opposite test's p
+        assert interval(1 - 2 * (1 - p))[1] == pytest.approx(-margin, abs=1e-9)
+
+
+def test_few_discordant_questions_are_decided_by_newcombe_not_t():
+    """2 losses in 500 questions: the paired t 90% interval (-0.87 to +0.07 points) calls
+    the models equivalent within 1 point; Newcombe's (-1.06 to +0.24), the headline with
+    so few discordant questions, cannot rule out a 1-point loss. The gate says so."""
+    a = np.array([1] * 400 + [0] * 100)  # 80% right
+    b = a.copy()
+    b[:2] = 0
+    t = paired_equivalence(a, b, margin=0.01)
+    assert t.decision == "equivalent" and t.low == pytest.approx(-0.008656, abs=1e-6)
+    frame = {"id": [f"q{i}" for i in range(500)], "base": a, "cand": b}
+    pd = pytest.importorskip("pandas")
+    result = evalbars.compare(pd.DataFrame(frame), a="base", b="cand", margin=0.01,
+                              n_resamples=500)
+    eq = result.equivalence
+    assert (eq.method, eq.decision, eq.n_needed) == ("newcombe", "inconclusive", None)
+    assert eq.low == pytest.approx(-0.010622, abs=1e-6)
+    assert result.to_dict()["equivalence"]["interval"]["method"] == "newcombe"
+    assert "(90% Newcombe CI of the gap" in result.statement
+    gate = evalbars.gate(pd.DataFrame(frame), baseline="base", candidate="cand",
+                         max_regression=0.01, n_resamples=500)
+    assert (gate.decision, gate.exit_status) == ("inconclusive", 3)
+    assert "90% Newcombe CI" in gate.message

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Sequence
 
-from . import _parts, equivalence
+from . import _parts, equivalence, intervals
 from ._analysis import checked_settings, provenance
 from ._errors import EvalbarsError
 from ._inputs import pick_pair, read_scores, takes_load_options
@@ -78,14 +78,24 @@ def ci(
 
 def _equivalence(prepared: _parts.Prepared, a_name: str, b_name: str, difference,
                  margin: float, settings: Settings) -> equivalence.Equivalence:
-    """Non-inferiority and TOST: paired t, or clustered (CR1 SE, G - 1 df) with clusters."""
+    """Non-inferiority and TOST: paired t, clustered (CR1 SE, G - 1 df) with clusters, or
+    Newcombe's interval where it is the gap's headline (0/1, few discordant questions)."""
     alpha = 1.0 - settings.confidence_level
     a, b = prepared.column(a_name), prepared.column(b_name)
+    if difference.intervals[0].method == "newcombe":
+        def newcombe(level: float) -> tuple[float, float]:
+            found = intervals.paired_interval(a, b, method="newcombe", confidence_level=level)
+            return found.low, found.high
+
+        # No n_needed: the t formula behind it understates n with so few discordant pairs.
+        return equivalence.interval_equivalence(
+            newcombe, difference.estimate, margin=margin, alpha=alpha, method="newcombe")
     if difference.clustered is None:
         return equivalence.paired_equivalence(a, b, margin=margin, alpha=alpha)
     c = difference.clustered
     return equivalence.equivalence(c.estimate, c.se, c.n_clusters - 1, margin=margin,
-                                   alpha=alpha, sd=c.se * c.n ** 0.5, n_items=c.n)
+                                   alpha=alpha, sd=c.se * c.n ** 0.5, n_items=c.n,
+                                   method="cluster-cr1")
 
 
 @takes_load_options

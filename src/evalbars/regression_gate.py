@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from . import _format as fmt
 from ._inputs import takes_load_options
 from ._notebook import NotebookMixin
+from .equivalence import INTERVAL_WORDS
 from .results import CompareResult, json_safe
 
 EXIT_STATUS = {"pass": 0, "fail": 1, "inconclusive": 3}
@@ -62,7 +63,8 @@ def _decide(comparison: CompareResult) -> tuple[str, str]:
     digits = fmt.decimals_for(score_type, eq.high - eq.low)
     unit = " points" if score_type == "binary" else ""
     gap = fmt.value(eq.estimate, score_type, digits, sign=True)
-    ends = (f"{eq.level:.0%} CI {fmt.value(eq.low, score_type, digits, sign=True)} to "
+    kind = INTERVAL_WORDS[eq.method]
+    ends = (f"{eq.level:.0%} {kind}CI {fmt.value(eq.low, score_type, digits, sign=True)} to "
             f"{fmt.value(eq.high, score_type, digits, sign=True)}")
     margin = fmt.value(eq.margin, score_type, digits)
     facts = f"{b} \u2212 {a} = {gap}{unit} ({ends}, n = {fmt.count(comparison.n_items)})"

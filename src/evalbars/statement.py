@@ -8,6 +8,7 @@ from __future__ import annotations
 from scipy.special import ndtri
 
 from . import _format as fmt
+from .equivalence import INTERVAL_WORDS
 
 _METHOD_WORDS = {
     "wilson": "Wilson", "t": "t", "clt": "CLT", "wald": "Wald",
@@ -186,8 +187,10 @@ def equivalence_sentence(doc: dict) -> str:
     digits = fmt.decimals_for(score_type, interval["high"] - interval["low"])
     unit = " points" if score_type == "binary" else ""
     margin = fmt.value(result["margin"], score_type, digits)
-    ends = (f"{interval['level']:.0%} CI of the gap {fmt.value(interval['low'], score_type, digits, sign=True)}"
-            f" to {fmt.value(interval['high'], score_type, digits, sign=True)}")
+    kind = INTERVAL_WORDS.get(interval.get("method", "paired-t"), "")  # older documents: t
+    ends = (f"{interval['level']:.0%} {kind}CI of the gap "
+            f"{fmt.value(interval['low'], score_type, digits, sign=True)} to "
+            f"{fmt.value(interval['high'], score_type, digits, sign=True)}")
     decision = result["decision"]
     if decision == "equivalent":
         return (f"Within a margin of \u00b1{margin}{unit} the models are equivalent ({ends}, inside "
