@@ -274,8 +274,12 @@ BASE = dict(gap=0.01, power=0.8, disagreement=0.1)
     (dict(design="unpaired", gap=0.01, power=0.8), "an unpaired comparison needs baseline"),
     (dict(design="clustered", gap=0.01, power=0.8, baseline=0.5, disagreement=0.1,
           design_effect=2), "disagreement is for paired comparisons"),
-    ({**BASE, "icc": 0.2}, "icc only apply to the clustered design; got design='paired'"),
-    ({**BASE, "design": "clustered"}, "the clustered design needs design_effect, or icc"),
+    ({**BASE, "icc": 0.2}, "icc (--icc) applies only to the clustered design (--design "
+                           "clustered); got design='paired'"),
+    ({**BASE, "icc": 0.2, "cluster_size": 5}, "icc (--icc) and cluster_size (--cluster-size) "
+                                              "apply only to the clustered design"),
+    ({**BASE, "design": "clustered"}, "the clustered design needs design_effect "
+                                      "(--design-effect), or icc with cluster_size"),
     ({**BASE, "design": "clustered", "icc": 0.2}, "icc=0.2 needs cluster_size"),
     ({**BASE, "design": "clustered", "icc": 0.2, "design_effect": 2.0},
      "give design_effect, or icc with cluster_size, not both"),

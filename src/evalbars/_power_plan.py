@@ -224,8 +224,10 @@ def _clustering(design: str, given: dict) -> tuple[float, float | None, float | 
     named = [k for k in ("icc", "cluster_size", "design_effect") if given[k] is not None]
     if design != "clustered":
         if named:
-            raise EvalbarsError(f"{' and '.join(named)} only apply to the clustered design; "
-                                f"got design={design!r}")
+            flags = " and ".join(f"{k} (--{k.replace('_', '-')})" for k in named)
+            raise EvalbarsError(f"{flags} {'applies' if len(named) == 1 else 'apply'} only to "
+                                f"the clustered design (--design clustered); got "
+                                f"design={design!r}")
         return 1.0, None, None
     size = given["cluster_size"]
     if size is not None:
@@ -237,11 +239,12 @@ def _clustering(design: str, given: dict) -> tuple[float, float | None, float | 
         return _real(given["design_effect"], "design_effect", "at least 1",
                      lambda x: x >= 1), size, None
     if given["icc"] is None:
-        raise EvalbarsError("the clustered design needs design_effect, or icc with cluster_size")
+        raise EvalbarsError("the clustered design needs design_effect (--design-effect), or icc "
+                            "with cluster_size (--icc, --cluster-size)")
     rho = _real(given["icc"], "icc", "between 0 and 1", lambda x: 0 <= x <= 1)
     if size is None:
-        raise EvalbarsError(f"icc={rho!r} needs cluster_size: the design effect is "
-                            f"1 + (cluster_size - 1) * icc")
+        raise EvalbarsError(f"icc={rho!r} needs cluster_size (--cluster-size): the design "
+                            f"effect is 1 + (cluster_size - 1) * icc")
     return 1 + (size - 1) * rho, size, rho
 
 
