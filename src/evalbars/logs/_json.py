@@ -1,14 +1,16 @@
-"""Whole-file JSON documents, parsed once even when detection looked at them first.
+"""JSON logs: whole-file documents, parsed once even when detection looked at them
+first, and JSON-lines files read line by line.
 
 :func:`peek` parses a file to recognise its format and keeps the result in a single slot;
 the reader's :func:`load` of the same unchanged file takes it from there instead of
-parsing it again (a log of hundreds of megabytes is parsed once).
+parsing it again (a log of hundreds of megabytes is parsed once). :func:`lines` yields the
+records of a JSON-lines file with their line numbers.
 """
 from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import Any, Iterator
 
 from .._errors import EvalbarsError
 
@@ -58,3 +60,17 @@ def load(path: str) -> Any:
     except RecursionError:
         raise EvalbarsError(f"{path!r} nests JSON arrays or objects too deeply to read") \
             from None
+
+
+def lines(path: str) -> Iterator[tuple[int, Any]]:
+    """``(line number, record)`` for each non-blank line of a JSON-lines file; an error
+    naming the file and line where one is not JSON."""
+    with open(path, "rb") as handle:
+        for lineno, raw in enumerate(handle, 1):
+            if not raw.strip():
+                continue
+            try:
+                yield lineno, json.loads(raw)
+            except (ValueError, RecursionError) as exc:
+                raise EvalbarsError(f"line {lineno} of {path!r} is not valid JSON ({exc})") \
+                    from None

@@ -27,7 +27,6 @@ question (another dataset version): that is an error naming the item.
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -245,16 +244,8 @@ def _records(path: str, answers: Answers) -> Iterator[tuple[int, int, Any]]:
             yield index, k, record
         return
     index = answers.file(path, LINE)
-    with open(path, "rb") as handle:
-        for lineno, raw in enumerate(handle, 1):
-            if not raw.strip():
-                continue
-            try:
-                record = json.loads(raw)
-            except (ValueError, RecursionError) as exc:
-                raise EvalbarsError(f"line {lineno} of {path!r} is not valid JSON ({exc})") \
-                    from None
-            yield index, lineno, record
+    for lineno, record in _json.lines(path):
+        yield index, lineno, record
 
 
 def _read_task(answers: Answers, state: _State, model: str, task: str, path: str) -> None:

@@ -15,12 +15,12 @@ last ``{"final_report": {...}}`` (field names from ``evals/record.py`` and
 """
 from __future__ import annotations
 
-import json
 import os
 from typing import Any, Iterator
 
 from .._errors import EvalbarsError
 from .._table import name_list, short
+from . import _json
 from ._answers import LINE, Answers, Options, Run, label, name_runs, number, reject, text
 
 FORMAT = "openai-evals"
@@ -110,18 +110,10 @@ def _model(spec: dict, path: str) -> str:
 
 
 def _records(path: str) -> Iterator[tuple[int, dict]]:
-    with open(path, "rb") as handle:
-        for lineno, raw in enumerate(handle, 1):
-            if not raw.strip():
-                continue
-            try:
-                record = json.loads(raw)
-            except (ValueError, RecursionError) as exc:
-                raise EvalbarsError(f"line {lineno} of {path!r} is not valid JSON ({exc})") \
-                    from None
-            if not isinstance(record, dict):
-                raise EvalbarsError(f"line {lineno} of {path!r} is not a JSON object")
-            yield lineno, record
+    for lineno, record in _json.lines(path):
+        if not isinstance(record, dict):
+            raise EvalbarsError(f"line {lineno} of {path!r} is not a JSON object")
+        yield lineno, record
 
 
 def _events(path: str) -> Iterator[tuple[int, dict]]:
