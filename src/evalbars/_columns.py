@@ -42,15 +42,22 @@ def _named(table: Table, names: Sequence[str], exclude: Sequence[str]) -> list[s
     return [c for c in table.names if c not in exclude and c.strip().lower() in names]
 
 
-def _auto_item(table: Table, exclude: Sequence[str] = ()) -> str:
-    found = _named(table, ID_NAMES, exclude)
-    if len(found) == 1:
-        return found[0]
-    if found:
+def _named_once(table: Table, names: Sequence[str], exclude: Sequence[str], what: str,
+                option: str) -> str | None:
+    """The one column named like ``names`` (None if none); several is an error."""
+    found = _named(table, names, exclude)
+    if len(found) > 1:
         raise EvalbarsError(
-            f"several columns of {table.label} could hold the item ids: {name_list(found)}; "
-            f"choose one with item= (--item)"
+            f"several columns of {table.label} could hold the {what}: {name_list(found)}; "
+            f"choose one with {option}= (--{option})"
         )
+    return found[0] if found else None
+
+
+def _auto_item(table: Table, exclude: Sequence[str] = ()) -> str:
+    found = _named_once(table, ID_NAMES, exclude, "item ids", "item")
+    if found is not None:
+        return found
     raise EvalbarsError(
         f"cannot tell which column of {table.label} holds the item ids: none is named "
         f"{', '.join(ID_NAMES)}; columns: {name_list(table.names)}; pass item= (--item)"
@@ -58,24 +65,13 @@ def _auto_item(table: Table, exclude: Sequence[str] = ()) -> str:
 
 
 def _auto_model(table: Table) -> str | None:
-    found = _named(table, (MODEL_NAME,), ())
-    if len(found) > 1:
-        raise EvalbarsError(
-            f"several columns of {table.label} could hold the model names: {name_list(found)}; "
-            f"choose one with model= (--model)"
-        )
-    return found[0] if found else None
+    return _named_once(table, (MODEL_NAME,), (), "model names", "model")
 
 
 def _auto_score(table: Table, exclude: Sequence[str]) -> str:
-    found = _named(table, SCORE_NAMES, exclude)
-    if len(found) == 1:
-        return found[0]
-    if found:
-        raise EvalbarsError(
-            f"several columns of {table.label} could hold the scores: {name_list(found)}; "
-            f"choose one with score= (--score)"
-        )
+    found = _named_once(table, SCORE_NAMES, exclude, "scores", "score")
+    if found is not None:
+        return found
     numeric = [
         c for c in table.names
         if c not in exclude and c.strip().lower() not in ID_NAMES and _numeric(table, c)
