@@ -2,7 +2,7 @@
 
 Run by hand: ``python benchmarks/bench_blas_threads.py [--load 1] [--repeat 3]``.
 
-The engine (``evalbars._resample``) runs blocks of resamples on its own threads; inside
+The engine (``evalbars.stats.resample``) runs blocks of resamples on its own threads; inside
 them, matrix products (the sign-flip sums ``bits @ d``, the count-vector products of a
 many-column bootstrap) go to BLAS. ``--load K`` starts K busy processes first, as on a
 machine that is doing anything else (a training job, a browser, another test run);
@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from evalbars import _resample
+from evalbars.stats import resample as _resample
 
 
 class _Free:

@@ -39,7 +39,11 @@ def main() -> None:
 
     import statsmodels.api as sm
 
-    from evalbars.clustering import cluster_bootstrap_means, cluster_sign_flip, clustered_se
+    from evalbars.stats.clustering import (
+        cluster_bootstrap_means,
+        cluster_sign_flip,
+        clustered_se,
+    )
 
     rng = np.random.default_rng(0)
     clusters = rng.integers(0, args.clusters, args.items)

@@ -2,7 +2,7 @@
 
 Run by hand: ``python benchmarks/bench_ingest.py [--rows 1000000] [--lines 200000]``.
 Writes both files to a temporary folder, then reads each with
-:func:`evalbars.ingest.load` (validation, reduction and alignment included) in a fresh
+:func:`evalbars.io.ingest.load` (validation, reduction and alignment included) in a fresh
 process, and prints the file size, the best wall time of a few runs and the peak memory
 (resident set size) of the process, next to the memory of a process that only imported
 evalbars. The lm-eval lines look like real ones (a question, a few-shot prompt, the
@@ -22,7 +22,7 @@ import numpy as np
 
 _MEASURE = """
 import resource, sys, time
-from evalbars.ingest import load
+from evalbars.io.ingest import load
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 start = time.perf_counter()
 data = load(sys.argv[1])

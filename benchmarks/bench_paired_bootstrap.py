@@ -31,7 +31,7 @@ def make_data(kind: str, n: int) -> tuple[np.ndarray, np.ndarray]:
 def run_one(method: str, kind: str, n: int, resamples: int) -> dict:
     from scipy import stats
 
-    from evalbars.bootstrap import bootstrap_means, percentile_interval
+    from evalbars.stats.bootstrap import bootstrap_means, percentile_interval
 
     a, b = make_data(kind, n)
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

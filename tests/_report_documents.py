@@ -54,7 +54,7 @@ def passk_doc() -> dict:
 
 def bradley_terry_doc() -> dict:
     """A real ratings document: models with a rating, not a mean, and no score type."""
-    from evalbars.bradley_terry import bradley_terry
+    from evalbars.analyses.battles import bradley_terry
 
     rng = np.random.default_rng(0)
     strength = {"a": 0.3, "b": -0.4, "c": 0.5}

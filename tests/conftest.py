@@ -23,7 +23,7 @@ SHARED = ROOT.parent / "shared"
 
 
 def read_columns(path: Path, *names: str) -> list[np.ndarray]:
-    """Columns of a small CSV as float arrays (test helper, independent of evalbars.ingest)."""
+    """Columns of a small CSV as float arrays (test helper, independent of evalbars.io.ingest)."""
     with open(path, newline="") as handle:
         rows = list(csv.DictReader(handle))
     return [np.array([float(row[name]) for row in rows]) for name in names]

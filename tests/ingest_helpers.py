@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from evalbars._errors import EvalbarsError
-from evalbars.ingest import load
+from evalbars.core.errors import EvalbarsError
+from evalbars.io.ingest import load
 
 
 def write(tmp_path: Path, name: str, content: str | bytes) -> Path:

@@ -7,14 +7,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evalbars import EvalbarsError, multiplicity, plots
-from evalbars._parts import prepare
-from evalbars.ablation_table import ablation
+from evalbars import EvalbarsError
+from evalbars.stats import multiplicity
+from evalbars.report import plots
+from evalbars.analyses.measures import prepare
+from evalbars.analyses.ablation import ablation
 from evalbars.cli import main
-from evalbars.ingest import load
-from evalbars.ranking import _shared_means, leaderboard
-from evalbars.render_ablation import render_markdown, render_text
-from evalbars.results import Settings
+from evalbars.io.ingest import load
+from evalbars.analyses.leaderboard import _shared_means, leaderboard
+from evalbars.report.text.ablation import render_markdown, render_text
+from evalbars.analyses.results import Settings
 
 
 def systems(n, accuracies, *, seed=0, agreement=0.8):

@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 
 import evalbars
-from evalbars.bootstrap import bca_interval, bootstrap_means, percentile_interval
+from evalbars.stats.bootstrap import bca_interval, bootstrap_means, percentile_interval
 
 pd = pytest.importorskip("pandas")
 

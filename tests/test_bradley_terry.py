@@ -8,9 +8,10 @@ import pytest
 import statsmodels.api as sm
 
 from evalbars import EvalbarsError
-from evalbars.bradley_terry import ELO_PER_LOG_ODDS, bradley_terry, fit
+from evalbars.analyses.battles import bradley_terry
+from evalbars.stats.bradley_terry import ELO_PER_LOG_ODDS, fit
 from evalbars.cli import main
-from evalbars.render_leaderboard import render_markdown, render_text
+from evalbars.report.text.leaderboard import render_markdown, render_text
 
 
 def simulate(strengths, n_battles, *, seed=0, tie_share=0.0):
@@ -276,10 +277,12 @@ def test_cli_battles_json_equals_the_api(capsys, battles, tmp_path):
 
 
 def test_memory_bound_does_not_change_the_numbers(battles, monkeypatch):
-    import evalbars.bradley_terry as bt
+    import evalbars.analyses.battles as resampling
+    import evalbars.stats.bradley_terry as fitting
 
     original = bradley_terry(battles, n_resamples=600).to_dict()
-    monkeypatch.setattr(bt, "_MAX_CELLS", 40)  # one pair column and a few tables at a time
+    monkeypatch.setattr(resampling, "_MAX_CELLS", 40)
+    monkeypatch.setattr(fitting, "_MAX_CELLS", 40)  # one pair column and a few tables at a time
     assert bradley_terry(battles, n_resamples=600).to_dict() == original
 
 

@@ -14,16 +14,16 @@ import pytest
 from scipy import stats
 
 import evalbars
-from evalbars import caveats, intervals, significance
+from evalbars.analyses import caveats
+from evalbars.stats import intervals, significance
 from evalbars.cli import main
-from evalbars.results import ModelScore
+from evalbars.analyses.results import ModelScore
 from evalbars.simulate import SIMULATIONS, coverage
-from evalbars.simulate._calibration_exact import (EXACT_TESTS, binomial_coverage,
-                                                  rejection_rate)
+from evalbars.stats.exact_coverage import EXACT_TESTS, binomial_coverage, rejection_rate
 from evalbars.simulate._calibration_mc import gap_spec, null_cells
 from evalbars.simulate._calibration_units import true_pass_at_k
 from evalbars.simulate._coverage import FAMILIES, METHODS, run_cell
-from evalbars._types import Interval
+from evalbars.core.types import Interval
 
 LEVEL = 0.95
 

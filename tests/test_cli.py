@@ -113,7 +113,7 @@ def _parsers(parser, path=()):
 
 
 def test_every_command_that_reads_data_takes_every_loading_option():
-    from evalbars.commands._common import LOAD_FLAGS
+    from evalbars.cli._options import LOAD_FLAGS
 
     reading = {path: {action.dest for action in sub._actions}
                for path, sub in _parsers(build_parser())
@@ -128,8 +128,8 @@ def test_every_command_that_reads_data_takes_every_loading_option():
 def test_the_loading_flags_are_the_options_of_load():
     import inspect
 
-    from evalbars._inputs import LOAD_OPTIONS
-    from evalbars.commands._common import LOAD_FLAGS
+    from evalbars.io.inputs import LOAD_OPTIONS
+    from evalbars.cli._options import LOAD_FLAGS
 
     parameters = inspect.signature(evalbars.load).parameters
     assert tuple(LOAD_FLAGS) == LOAD_OPTIONS

@@ -1,4 +1,4 @@
-"""Tests for evalbars.clustering: published numbers, reference libraries, invariances, errors.
+"""Tests for evalbars.stats.clustering: published numbers, reference libraries, invariances, errors.
 
 References:
 - seed 002 (the cookbook) prints the CR1 SEs, computed with statsmodels
@@ -31,10 +31,10 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import evalbars
-from evalbars import clustering
-from evalbars._errors import EvalbarsError
-from evalbars.bootstrap import percentile_interval
-from evalbars.clustering import (
+from evalbars.stats import clustering
+from evalbars.core.errors import EvalbarsError
+from evalbars.stats.bootstrap import percentile_interval
+from evalbars.stats.clustering import (
     ClusteredSE,
     cluster_bootstrap_means,
     cluster_interval,
@@ -44,8 +44,8 @@ from evalbars.clustering import (
     paired_cluster_interval,
     paired_clustered_se,
 )
-from evalbars.intervals import mean_interval
-from evalbars.significance import sign_flip
+from evalbars.stats.intervals import mean_interval
+from evalbars.stats.significance import sign_flip
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

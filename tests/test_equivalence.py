@@ -7,7 +7,7 @@ from statsmodels.stats.weightstats import ttost_paired
 
 import evalbars
 from evalbars import EvalbarsError
-from evalbars.equivalence import equivalence, paired_equivalence
+from evalbars.stats.equivalence import equivalence, paired_equivalence
 
 
 @pytest.mark.parametrize("data_seed", range(6))
@@ -88,7 +88,7 @@ def _pair(n: int, a_only: int, b_only: int):
 
 
 def _newcombe(a, b):
-    from evalbars.intervals import paired_interval
+    from evalbars.stats.intervals import paired_interval
 
     def interval(level):
         found = paired_interval(a, b, method="newcombe", confidence_level=level)
@@ -102,7 +102,7 @@ def test_newcombe_p_values_invert_the_interval(a_only, b_only, margin):
     """Each p-value is the alpha at which the (1 - 2 alpha) interval's end meets the margin
     (checked by recomputing the interval there), so p < alpha exactly when the interval
     decides; the decision is the 90% interval's."""
-    from evalbars.equivalence import interval_equivalence
+    from evalbars.stats.equivalence import interval_equivalence
 
     a, b = _pair(500, a_only, b_only)
     interval = _newcombe(a, b)

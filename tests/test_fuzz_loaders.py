@@ -3,8 +3,8 @@
 Every input reader (CSV, JSON Lines, Parquet, DataFrames and the six harness-log formats,
 with format detection) is fed random bytes, structured-random tables, and real log
 fixtures with random parts replaced, deleted or re-typed. The only acceptable outcomes are
-an :class:`~evalbars.ingest.ItemScores` with finite scores, or an
-:class:`~evalbars._errors.EvalbarsError` whose message is one line; any other exception
+an :class:`~evalbars.io.ingest.ItemScores` with finite scores, or an
+:class:`~evalbars.core.errors.EvalbarsError` whose message is one line; any other exception
 (KeyError, TypeError, RecursionError, ...) is a bug.
 
 In CI each test draws a fixed, derandomized set of examples (about 20 s in all). For a
@@ -37,9 +37,9 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from evalbars import logs
-from evalbars._errors import EvalbarsError
-from evalbars.ingest import INPUT_FORMATS, ItemScores, load
+from evalbars.io import logs
+from evalbars.core.errors import EvalbarsError
+from evalbars.io.ingest import INPUT_FORMATS, ItemScores, load
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / "tests" / "data" / "logs"

@@ -3,7 +3,7 @@ import json
 
 import evalbars
 from evalbars.cli import main
-from evalbars.regression_gate import gate
+from evalbars.analyses.gate import gate
 
 
 def write(path, a, b):

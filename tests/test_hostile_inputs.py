@@ -24,10 +24,10 @@ import numpy as np
 import pytest
 
 import evalbars
-from evalbars._errors import EvalbarsError
+from evalbars.core.errors import EvalbarsError
 from evalbars.cli import main
-from evalbars.ingest import load
-from evalbars.logs import _zip
+from evalbars.io.ingest import load
+from evalbars.io.logs import _zip
 
 ROOT = Path(__file__).resolve().parents[1]
 INSPECT = ROOT / "tests" / "data" / "logs" / "inspect" / "epochs_b.eval"
@@ -351,9 +351,9 @@ def test_zip_bomb_memory_stays_near_the_cap(tmp_path):
     assert path.stat().st_size < 16 << 10
     script = _PEAK + textwrap.dedent(f"""
         import sys
-        from evalbars.logs import _zip
-        from evalbars.ingest import load
-        from evalbars._errors import EvalbarsError
+        from evalbars.io.logs import _zip
+        from evalbars.io.ingest import load
+        from evalbars.core.errors import EvalbarsError
         _zip.MAX_ENTRY_BYTES = 4 << 20
         before = peak_mb()
         try:
@@ -583,7 +583,7 @@ def _python(script: str) -> str:
 _RSS_SCRIPT = _PEAK + """
 import io, json, sys, time, contextlib
 import numpy, scipy.special, scipy.stats
-import evalbars.api, evalbars.cli, evalbars.ingest, evalbars.render
+import evalbars.analyses.compare, evalbars.cli, evalbars.io.ingest, evalbars.report.text.scores
 before = peak_mb()
 start = time.perf_counter()
 with contextlib.redirect_stdout(io.StringIO()) as out:
@@ -721,7 +721,7 @@ def test_a_dollar_sign_in_a_model_name_is_drawn_as_a_dollar_sign(tmp_path):
     import pandas as pd
 
     import evalbars
-    from evalbars import plots
+    from evalbars.report import plots
 
     frame = pd.DataFrame({"id": ["q1", "q2", "q3"], "cost $1 vs $2": [1, 0, 1],
                           "$x$": [0, 1, 1]})

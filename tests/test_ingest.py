@@ -1,4 +1,4 @@
-"""Tests for evalbars.ingest and the modules behind load (_columns, _cells, _layouts, _align).
+"""Tests for evalbars.io.ingest and the modules behind load (_columns, _cells, _layouts, _align).
 
 Layouts, values, every error message past reading a file, invariances; the file formats
 and their errors are in test_readers.py.
@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalbars import ingest
-from evalbars._errors import EvalbarsError
-from evalbars.ingest import ItemScores, load
+from evalbars.io import ingest
+from evalbars.core.errors import EvalbarsError
+from evalbars.io.ingest import ItemScores, load
 from ingest_helpers import error, write
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -924,7 +924,7 @@ def test_large_long_file_with_samples(tmp_path):
 def test_load_options_pass_cluster_and_sample_only_when_given():
     import argparse
 
-    from evalbars.commands._common import add_data_options, load_options
+    from evalbars.cli._options import add_data_options, load_options
 
     parser = argparse.ArgumentParser()
     add_data_options(parser)
@@ -1125,7 +1125,7 @@ def test_row_order_does_not_matter_with_runs(tmp_path):
 def test_load_options_pass_run_only_when_given():
     import argparse
 
-    from evalbars.commands._common import add_column_options, load_options
+    from evalbars.cli._options import add_column_options, load_options
 
     parser = argparse.ArgumentParser()
     parser.add_argument("data")

@@ -1,4 +1,4 @@
-"""Tests for evalbars.intervals: published numbers, reference libraries, properties, errors.
+"""Tests for evalbars.stats.intervals: published numbers, reference libraries, properties, errors.
 
 Published values are compared with a tolerance of half the last digit shown.
 statsmodels and scipy serve as independent references (statsmodels is test-only).
@@ -18,8 +18,8 @@ from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
 
-from evalbars._errors import EvalbarsError
-from evalbars.intervals import (
+from evalbars.core.errors import EvalbarsError
+from evalbars.stats.intervals import (
     BINOMIAL_METHODS,
     MEAN_METHODS,
     PAIRED_METHODS,

@@ -6,13 +6,14 @@ import pandas as pd
 import pytest
 
 import evalbars
-from evalbars import EvalbarsError, multiplicity
-from evalbars._seeding import child_seed
-from evalbars.bootstrap import bootstrap_means, percentile_interval
+from evalbars import EvalbarsError
+from evalbars.stats import multiplicity
+from evalbars.core.seeding import child_seed
+from evalbars.stats.bootstrap import bootstrap_means, percentile_interval
 from evalbars.cli import build_parser, main
-from evalbars.ranking import groups, leaderboard, rank_uncertainty
-from evalbars.render_leaderboard import group_labels, render_markdown, render_text
-from evalbars.significance import paired_test
+from evalbars.analyses.leaderboard import groups, leaderboard, rank_uncertainty
+from evalbars.report.text.leaderboard import group_labels, render_markdown, render_text
+from evalbars.stats.significance import paired_test
 
 
 def wide(n, means, *, seed=0, continuous=False, agreement=0.7):
@@ -47,9 +48,9 @@ def without_provenance(doc):
 
 
 def test_leaderboard_is_a_top_level_function_like_compare():
-    import evalbars.ranking
+    import evalbars.analyses.leaderboard
 
-    assert evalbars.leaderboard is evalbars.ranking.leaderboard is leaderboard
+    assert evalbars.leaderboard is evalbars.analyses.leaderboard.leaderboard is leaderboard
     assert "leaderboard" in evalbars.__all__
 
 
@@ -430,7 +431,7 @@ def test_rank_intervals_cover_the_true_ranks():
 
 
 def test_memory_bound_does_not_change_the_ranks(binary, monkeypatch):
-    import evalbars.ranking as lb
+    import evalbars.analyses.leaderboard as lb
 
     original = leaderboard(binary, n_resamples=700).to_dict()
     monkeypatch.setattr(lb, "_RANK_CELLS", 16)  # one resample at a time

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 import evalbars
-from evalbars import logs
-from evalbars._errors import EvalbarsError
+from evalbars.io import logs
+from evalbars.core.errors import EvalbarsError
 from evalbars.cli import build_parser, main
-from evalbars.commands._common import LOG_FORMATS, load_options
-from evalbars.ingest import load
+from evalbars.cli._options import LOG_FORMATS, load_options
+from evalbars.io.ingest import load
 
 ROOT = Path(__file__).resolve().parents[1]
 OWN = ROOT / "tests" / "data" / "logs"
@@ -22,7 +22,7 @@ INSPECT_A, INSPECT_B = OWN / "inspect" / "epochs_a.json", OWN / "inspect" / "epo
 LOG_OPTIONS = ("--metric", "--scorer", "--qrels", "--input-format")
 API_HAS_LOG_OPTIONS = "metric" in inspect.signature(evalbars.compare).parameters
 needs_api = pytest.mark.skipif(not API_HAS_LOG_OPTIONS,
-                               reason="evalbars.api does not thread the log options yet")
+                               reason="evalbars.analyses.compare does not thread the log options yet")
 
 
 def error(*args, **kwargs) -> str:
@@ -154,7 +154,7 @@ def _doc_commands() -> list[list[str]]:
 @pytest.mark.parametrize("argv", _doc_commands(), ids=lambda argv: " ".join(argv)[:60])
 def test_docs_commands_run(capsys, argv):
     if set(argv) & set(LOG_OPTIONS) and not API_HAS_LOG_OPTIONS:
-        pytest.skip("evalbars.api does not thread the log options yet")
+        pytest.skip("evalbars.analyses.compare does not thread the log options yet")
     assert main([*argv, "--n-resamples", "200"]) == 0, capsys.readouterr().err
 
 

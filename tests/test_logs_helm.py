@@ -1,4 +1,4 @@
-"""HELM per-instance statistics: evalbars.logs.helm, through evalbars.ingest.load.
+"""HELM per-instance statistics: evalbars.io.logs.helm, through evalbars.io.ingest.load.
 
 The fixtures follow HELM's ``PerInstanceStats`` (instance_id, perturbation,
 train_trial_index, stats) and ``Stat`` (name: MetricName {name, split, perturbation},
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from evalbars._errors import EvalbarsError
-from evalbars.ingest import load
+from evalbars.core.errors import EvalbarsError
+from evalbars.io.ingest import load
 
 SUITE = Path(__file__).parent / "data" / "logs" / "helm" / "suite_v1"
 GPT2 = SUITE / "mmlu:subject=anatomy,method=multiple_choice_joint,model=openai_gpt2"

@@ -1,4 +1,4 @@
-"""inspect_ai logs: evalbars.logs.inspectai and evalbars.logs._zip, through ingest.load."""
+"""inspect_ai logs: evalbars.io.logs.inspectai and evalbars.io.logs._zip, through ingest.load."""
 from __future__ import annotations
 
 import json
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from evalbars._errors import EvalbarsError
-from evalbars.ingest import load
-from evalbars.logs import _zip
+from evalbars.core.errors import EvalbarsError
+from evalbars.io.ingest import load
+from evalbars.io.logs import _zip
 
 OWN = Path(__file__).parent / "data" / "logs" / "inspect"
 REAL = Path(__file__).parents[2] / "shared" / "fixtures" / "logs" / "inspect"

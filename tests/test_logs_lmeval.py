@@ -1,4 +1,4 @@
-"""lm-evaluation-harness samples: evalbars.logs.lmeval, through evalbars.ingest.load."""
+"""lm-evaluation-harness samples: evalbars.io.logs.lmeval, through evalbars.io.ingest.load."""
 from __future__ import annotations
 
 import json
@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evalbars._errors import EvalbarsError
-from evalbars.ingest import load
+from evalbars.core.errors import EvalbarsError
+from evalbars.io.ingest import load
 
 OWN = Path(__file__).parent / "data" / "logs" / "lm-eval"
 REAL = Path(__file__).parents[2] / "shared" / "fixtures" / "logs" / "lm-eval"

@@ -1,4 +1,4 @@
-"""OpenAI evals record files: evalbars.logs.openai_evals, through evalbars.ingest.load.
+"""OpenAI evals record files: evalbars.io.logs.openai_evals, through evalbars.io.ingest.load.
 
 The fixtures follow ``evals/record.py`` of openai/evals (``LocalRecorder`` writes
 ``{"spec": RunSpec}``, then one ``Event`` per line: run_id, event_id, sample_id, type,
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from evalbars._errors import EvalbarsError
-from evalbars.ingest import load
+from evalbars.core.errors import EvalbarsError
+from evalbars.io.ingest import load
 
 OWN = Path(__file__).parent / "data" / "logs" / "openai-evals"
 

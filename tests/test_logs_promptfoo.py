@@ -1,4 +1,4 @@
-"""promptfoo output: evalbars.logs.promptfoo, through evalbars.ingest.load.
+"""promptfoo output: evalbars.io.logs.promptfoo, through evalbars.io.ingest.load.
 
 The fixtures follow promptfoo's own types (``src/types/index.ts`` of promptfoo/promptfoo:
 ``OutputFile`` = {evalId, results: EvaluateSummaryV3, config, shareableUrl};
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from evalbars._errors import EvalbarsError
-from evalbars.ingest import load
+from evalbars.core.errors import EvalbarsError
+from evalbars.io.ingest import load
 
 OWN = Path(__file__).parent / "data" / "logs" / "promptfoo"
 

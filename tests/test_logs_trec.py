@@ -1,4 +1,4 @@
-"""TREC runs scored against qrels: evalbars.logs.trec, through evalbars.ingest.load."""
+"""TREC runs scored against qrels: evalbars.io.logs.trec, through evalbars.io.ingest.load."""
 from __future__ import annotations
 
 import math
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from evalbars._errors import EvalbarsError
-from evalbars.ingest import load
+from evalbars.core.errors import EvalbarsError
+from evalbars.io.ingest import load
 
 pytest.importorskip("ir_measures")
 

@@ -1,4 +1,4 @@
-"""Tests for evalbars._mcnemar_power (through evalbars.power): exact McNemar power."""
+"""Tests for evalbars.stats.mcnemar_power (through evalbars.analyses.power): exact McNemar power."""
 from __future__ import annotations
 
 import math
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from evalbars import power as P
+from evalbars.analyses import power as P
 
 
 def _brute_force_mcnemar(n, d, gap, alpha):

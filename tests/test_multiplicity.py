@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from statsmodels.stats.multitest import multipletests
 
 from evalbars import EvalbarsError
-from evalbars.multiplicity import METHODS, adjust, familywise_error
+from evalbars.stats.multiplicity import METHODS, adjust, familywise_error
 
 STATSMODELS = {"holm": "holm", "bonferroni": "bonferroni", "benjamini-hochberg": "fdr_bh"}
 """Our name -> statsmodels.stats.multitest.multipletests(p, method=...) name."""

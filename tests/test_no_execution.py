@@ -33,7 +33,12 @@ import numpy as np
 import pytest
 
 import evalbars
-from evalbars import render, report_html, report_latex, report_markdown
+from evalbars.report.text import render
+from evalbars.report.files import (
+    html as report_html,
+    latex as report_latex,
+    markdown as report_markdown,
+)
 from evalbars.cli import main
 
 pd = pytest.importorskip("pandas")
@@ -74,9 +79,9 @@ def hostile_frame(n: int = 40) -> pd.DataFrame:
 @pytest.fixture(scope="module")
 def documents(tmp_path_factory) -> dict:
     """Real report documents of every kind whose every name is hostile."""
-    from evalbars.pass_at_k import passk
-    from evalbars.ranking import leaderboard
-    from evalbars.regression_gate import gate
+    from evalbars.analyses.passk import passk
+    from evalbars.analyses.leaderboard import leaderboard
+    from evalbars.analyses.gate import gate
 
     folder = tmp_path_factory.mktemp("hostile")
     path = folder / "<svg onload=alert(4)>.csv"
@@ -258,10 +263,10 @@ FORBIDDEN_ATTRIBUTES = {("os", "system"), ("os", "popen"), ("os", "execv"), ("os
                         ("yaml", "load"), ("pickle", "load"), ("pickle", "loads"),
                         ("np", "load"), ("numpy", "load")}
 IMPORTS_BY_NAME = {
-    "cli.py": "the command modules listed by evalbars.commands.command_modules()",
+    "cli/__init__.py": "the command modules listed by evalbars.cli.command_modules()",
     "__init__.py": "lazy attributes of the package: a fixed table of module names",
-    "render.py": "evalbars.render_<kind>: the kind selects one of the package's own "
-                 "renderer modules; a relative name cannot leave the package",
+    "report/text/render.py": "the kind selects a module from the fixed table "
+                             "RENDERER_MODULES; any other kind is refused",
 }
 """Files (under src/evalbars) allowed to call importlib.import_module, and why it is safe."""
 
@@ -325,7 +330,7 @@ def test_evalbars_writes_no_csv():
 def test_module_import_by_name_stays_inside_the_package(documents):
     doc = dict(documents["compare"], kind="..os")
     with pytest.raises(ImportError):
-        render.render(doc, "text")  # evalbars.render_..os: no such module, nothing imported
+        render.render(doc, "text")  # not a kind of RENDERER_MODULES: nothing imported
     assert report_markdown.render_markdown(doc).strip()  # an unknown kind gets generic sections
 
 

@@ -5,10 +5,11 @@ from dataclasses import dataclass
 import pytest
 
 import evalbars
-from evalbars import power, simulate
-from evalbars._errors import EvalbarsError
-from evalbars._notebook import NotebookMixin, frame_rows
-from evalbars.regression_gate import gate
+from evalbars.analyses import power
+from evalbars import simulate
+from evalbars.core.errors import EvalbarsError
+from evalbars.report.notebook import NotebookMixin, frame_rows
+from evalbars.analyses.gate import gate
 from _report_documents import HOSTILE, leaderboard_doc, passk_doc
 
 

@@ -16,10 +16,13 @@ from hypothesis import given, settings, strategies as st
 from scipy import special, stats
 
 from evalbars import EvalbarsError
-from evalbars._seeding import child_seed
-from evalbars.bootstrap import bootstrap_means, percentile_interval
+from evalbars.core.seeding import child_seed
+from evalbars.stats.bootstrap import bootstrap_means, percentile_interval
 from evalbars.cli import main
-from evalbars.pass_at_k import _shortcut, _unchecked, pass_at_k, passk
+from evalbars.analyses.passk import passk
+from evalbars.stats.pass_at_k import pass_at_k
+from evalbars.stats.pass_at_k import pass_at_k_unchecked as _unchecked
+from evalbars.stats.pass_at_k import shortcut as _shortcut
 
 EXAMPLE = "examples/passk_samples.csv"
 
@@ -168,7 +171,7 @@ def example():
 
 
 def answers_frame() -> pd.DataFrame:
-    """The example's answers as a long table (independent of evalbars.ingest)."""
+    """The example's answers as a long table (independent of evalbars.io.ingest)."""
     return pd.read_csv(EXAMPLE)
 
 

@@ -1,4 +1,4 @@
-"""Tests for evalbars._pilot (through evalbars.power): pilot estimates and the ICC."""
+"""Tests for evalbars.analyses.pilot (through evalbars.analyses.power): pilot estimates and the ICC."""
 from __future__ import annotations
 
 import json
@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from evalbars import power as P
-from evalbars._errors import EvalbarsError
-from evalbars.ingest import load
+from evalbars.analyses import power as P
+from evalbars.core.errors import EvalbarsError
+from evalbars.io.ingest import load
 
 
 # --- pilot --------------------------------------------------------------------------------
@@ -304,7 +304,8 @@ def test_icc_rejects_non_finite_values():
 
 def test_sampled_pilot_estimates_the_variance_split():
     # examples/passk_samples.csv: 50 questions, 10 answers each, for 'small' and 'large'
-    from evalbars import ingest, samples
+    from evalbars.io import ingest
+    from evalbars.stats import samples
 
     pilot = P.from_pilot("examples/passk_samples.csv", sample="sample", a="small",
                              b="large")

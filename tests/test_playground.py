@@ -12,9 +12,9 @@ import pytest
 from _browser import browser, png_size  # noqa: F401  (browser is a fixture)
 
 from evalbars import simulate
-from evalbars._errors import EvalbarsError
+from evalbars.core.errors import EvalbarsError
 from evalbars.cli import main
-from evalbars.playground import playground_html, write_playground
+from evalbars.report.playground import playground_html, write_playground
 from evalbars.simulate import _pairs
 
 RATES = ("paired", "bars", "ahead")

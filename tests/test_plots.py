@@ -8,10 +8,11 @@ import sys
 import pytest
 
 import evalbars
-from evalbars import plots, power
-from evalbars._errors import EvalbarsError
+from evalbars.report import plots
+from evalbars.analyses import power
+from evalbars.core.errors import EvalbarsError
 from evalbars.cli import main
-from evalbars.commands.plot import DESIGN_INPUTS
+from evalbars.cli.plot import DESIGN_INPUTS
 from _report_documents import bradley_terry_doc, leaderboard_doc, passk_doc
 
 matplotlib = pytest.importorskip("matplotlib")

@@ -16,8 +16,8 @@ from scipy import stats
 from statsmodels.stats.power import NormalIndPower, TTestPower
 from statsmodels.stats.proportion import proportion_effectsize
 
-from evalbars import power as P
-from evalbars._errors import EvalbarsError
+from evalbars.analyses import power as P
+from evalbars.core.errors import EvalbarsError
 from evalbars.cli import build_parser, main
 
 Z_SUM_SQ = (stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) ** 2

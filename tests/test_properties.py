@@ -14,7 +14,7 @@ identical models included, with or without a cluster column. For every such data
   results and keeps every p-value;
 - permuting the rows changes nothing: the JSON document is identical apart from its
   provenance (whose data digest is identical too); so does renaming the item ids;
-- the resampling engine's batch size (``evalbars._resample._MAX_CELLS``) and its thread
+- the resampling engine's batch size (``evalbars.stats.resample._MAX_CELLS``) and its thread
   count change nothing: the random draws are the same, so the document is the same up
   to the last bits of its floating-point numbers (a count-vector product of another
   shape may go through another BLAS kernel, which adds in another order: 1 ulp on
@@ -40,7 +40,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import evalbars
-from evalbars import _resample
+from evalbars.stats import resample as _resample
 from evalbars.cli import main
 
 pd = pytest.importorskip("pandas")

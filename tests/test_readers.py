@@ -1,4 +1,4 @@
-"""Tests for evalbars._readers (through evalbars.ingest.load): every format, every file error."""
+"""Tests for evalbars.io.files (through evalbars.io.ingest.load): every format, every file error."""
 from __future__ import annotations
 
 import hashlib
@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from evalbars.ingest import load
+from evalbars.io.ingest import load
 from ingest_helpers import error, write
 
 
@@ -265,7 +265,7 @@ def test_parquet_reads_only_the_columns_it_needs(tmp_path, monkeypatch):
 def test_parquet_over_the_size_cap_is_refused_before_decoding(tmp_path, monkeypatch):
     pa = pytest.importorskip("pyarrow")
     pq = pytest.importorskip("pyarrow.parquet")
-    from evalbars import _readers
+    from evalbars.io import files as _readers
 
     path = tmp_path / "bomb.parquet"  # 10^6 constant rows: a few KB on disk
     pq.write_table(pa.table({"id": range(1_000_000), "a": [1] * 1_000_000}), path)

@@ -14,9 +14,15 @@ from _browser import browser, png_size  # noqa: F401  (browser is a fixture)
 from _report_documents import HOSTILE, bradley_terry_doc, leaderboard_doc, passk_doc
 
 import evalbars
-from evalbars import _progress, render, report_html, report_latex, report_markdown
-from evalbars._estimates import estimates
-from evalbars._sections import sections
+from evalbars.core import progress as _progress
+from evalbars.report.text import scores as render
+from evalbars.report.files import (
+    html as report_html,
+    latex as report_latex,
+    markdown as report_markdown,
+)
+from evalbars.report.estimates import estimates
+from evalbars.report.files.sections import sections
 from evalbars.cli import main
 
 
@@ -36,8 +42,8 @@ def hostile_compare(tmp_path_factory) -> dict:
 
 
 def documents() -> dict:
-    from evalbars import power
-    from evalbars.regression_gate import gate
+    from evalbars.analyses import power
+    from evalbars.analyses.gate import gate
 
     lesson = "examples/lesson_pair.csv"
     return {

@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from evalbars import _resample
-from evalbars._resample import BLOCK, bootstrap_sums, sign_flip_sums
+from evalbars.stats import resample as _resample
+from evalbars.stats.resample import BLOCK, bootstrap_sums, sign_flip_sums
 
 
 def seed(n=0):

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from evalbars import EvalbarsError
-from evalbars.ingest import load
-from evalbars.power import sampled_se, sampled_variance
-from evalbars.samples import model_split, variance_split
+from evalbars.io.ingest import load
+from evalbars.analyses.power import sampled_se, sampled_variance
+from evalbars.stats.samples import model_split, variance_split
 
 
 def binary_sample(n, k, rng, mean=0.7, between=0.05):

@@ -12,11 +12,12 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from evalbars import EvalbarsError, intervals
+from evalbars import EvalbarsError
+from evalbars.stats import intervals
 from evalbars.cli import main
-from evalbars.ingest import load
-from evalbars.results import Settings
-from evalbars.training_runs import _difference, _recipe, _two_way, seeds
+from evalbars.io.ingest import load
+from evalbars.analyses.results import Settings
+from evalbars.analyses.seeds import _difference, _recipe, _two_way, seeds
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = "examples/seeds.csv"
@@ -382,7 +383,7 @@ def test_example_file_is_made_by_its_script(tmp_path):
 
 def test_seeds_plot_draws_the_document(example, tmp_path, capsys):
     pytest.importorskip("matplotlib")
-    from evalbars import plots
+    from evalbars.report import plots
 
     doc = example.to_dict()
     figure = plots.plot(doc)

@@ -17,13 +17,15 @@ import pandas as pd
 import pytest
 
 import evalbars
-from evalbars import EvalbarsError, multiplicity, simulate
+from evalbars import EvalbarsError
+from evalbars.stats import multiplicity
+from evalbars import simulate
 from evalbars.cli import main
-from evalbars.ingest import load
-from evalbars.ranking import leaderboard
-from evalbars.render_select import render_markdown, render_text
+from evalbars.io.ingest import load
+from evalbars.analyses.leaderboard import leaderboard
+from evalbars.report.text.select import render_markdown, render_text
 from evalbars.simulate._pairs import pair_spec
-from evalbars.winners_curse import adjusted_gain, null_best, select, simultaneous_intervals
+from evalbars.analyses.select import adjusted_gain, null_best, select, simultaneous_intervals
 
 
 def prompts(rng, n, gaps, *, disagreement=0.10, accuracy=0.70, split=None):

@@ -1,4 +1,4 @@
-"""Tests for evalbars.significance: published numbers, reference libraries, invariances, errors.
+"""Tests for evalbars.stats.significance: published numbers, reference libraries, invariances, errors.
 
 Published values are compared with a tolerance of half the last digit shown.
 scipy and statsmodels serve as independent references (statsmodels is test-only);
@@ -23,10 +23,10 @@ from scipy import stats
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 from statsmodels.stats.descriptivestats import sign_test as sm_sign_test
 
-from evalbars import significance
-from evalbars._errors import EvalbarsError
-from evalbars._types import TestResult
-from evalbars.significance import (
+from evalbars.stats import significance
+from evalbars.core.errors import EvalbarsError
+from evalbars.core.types import TestResult
+from evalbars.stats.significance import (
     BINARY_TESTS,
     CONTINUOUS_TESTS,
     TESTS,

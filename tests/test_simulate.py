@@ -17,12 +17,19 @@ import pytest
 from scipy import stats
 
 import evalbars
-from evalbars import EvalbarsError, intervals, significance, simulate
-from evalbars._inputs import LOAD_OPTIONS
+from evalbars import EvalbarsError
+from evalbars.stats import intervals, significance
+from evalbars import simulate
+from evalbars.io.inputs import LOAD_OPTIONS
 from evalbars.cli import build_parser, main
-from evalbars.commands.simulate import SIMULATIONS as CLI_TABLE
-from evalbars.simulate._pairs import (bars_do_not_overlap, mcnemar_exact_p, pair_spec,
-                                      paired_wald, z_for)
+from evalbars.cli.simulate import SIMULATIONS as CLI_TABLE
+from evalbars.simulate._pairs import (
+    bars_do_not_overlap,
+    mcnemar_exact_p,
+    pair_spec,
+    paired_wald,
+    z_for,
+)
 from evalbars.simulate.units import _percentile_interval, mean_variances
 
 from conftest import EXAMPLES, ROOT, read_columns

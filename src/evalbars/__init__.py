@@ -1,5 +1,8 @@
 """evalbars: is that improvement real? Error bars and paired comparisons for eval scores.
 
+This module is the public API only. Each name is imported on first use, so
+``import evalbars`` (and ``evalbars --help``) stays fast; ``dir(evalbars)`` lists them all.
+
 >>> import evalbars
 >>> result = evalbars.compare("examples/lesson_pair.csv", a="model_a", b="model_b")
 >>> result.agreement.disagreements
@@ -7,31 +10,39 @@
 """
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from .core.version import __version__
 
 _LAZY = {
-    "ci": ("api", "ci"),
-    "compare": ("api", "compare"),
-    "leaderboard": ("ranking", "leaderboard"),
-    "select": ("winners_curse", "select"),
-    "ablation": ("ablation_table", "ablation"),
-    "seeds": ("training_runs", "seeds"),
-    "passk": ("pass_at_k", "passk"),
-    "gate": ("regression_gate", "gate"),
-    "load": ("ingest", "load"),
-    "ItemScores": ("ingest", "ItemScores"),
-    "EvalbarsError": ("_errors", "EvalbarsError"),
+    "ci": ("analyses.compare", "ci"),
+    "compare": ("analyses.compare", "compare"),
+    "leaderboard": ("analyses.leaderboard", "leaderboard"),
+    "select": ("analyses.select", "select"),
+    "ablation": ("analyses.ablation", "ablation"),
+    "seeds": ("analyses.seeds", "seeds"),
+    "passk": ("analyses.passk", "passk"),
+    "gate": ("analyses.gate", "gate"),
+    "load": ("io.ingest", "load"),
+    "ItemScores": ("io.ingest", "ItemScores"),
+    "EvalbarsError": ("core.errors", "EvalbarsError"),
 }
-__all__ = ["__version__", *_LAZY]
+_MODULES = {"power": "analyses.power", "plots": "report.plots", "simulate": "simulate"}
+__all__ = ["__version__", *_LAZY, *_MODULES]
 
 
 def __getattr__(name: str):
     """Import the public API on first use, so ``evalbars --help`` stays fast."""
-    if name not in _LAZY:
-        raise AttributeError(f"module 'evalbars' has no attribute {name!r}")
     import importlib
 
-    module, attribute = _LAZY[name]
-    value = getattr(importlib.import_module(f".{module}", __name__), attribute)
+    if name in _MODULES:
+        value = importlib.import_module(f".{_MODULES[name]}", __name__)
+    elif name in _LAZY:
+        module, attribute = _LAZY[name]
+        value = getattr(importlib.import_module(f".{module}", __name__), attribute)
+    else:
+        raise AttributeError(f"module 'evalbars' has no attribute {name!r}")
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

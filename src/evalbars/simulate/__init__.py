@@ -23,6 +23,9 @@ Examples
 >>> r = simulate.aa(n=500, disagreement=0.10, experiments=2000, seed=0)
 >>> sorted(r.to_dict()["rates"])[:2]
 ['bars_do_not_overlap', 'gap_at_least_threshold']
+
+May import: every layer but :mod:`evalbars.cli` (it scores fake data with the analyses'
+own functions).
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ Each function takes one cell of the grid (its settings), the methods asked for a
 :class:`Run` (datasets, resamples, level, the cell's random stream), and returns
 ``{method: Estimate}``. Datasets are simulated whole (one 0/1 or continuous score per
 question and model) and handed to the same functions the report calls
-(:mod:`evalbars.intervals`, :mod:`evalbars.bootstrap`, :mod:`evalbars.significance`).
+(:mod:`evalbars.stats.intervals`, :mod:`evalbars.stats.bootstrap`, :mod:`evalbars.stats.significance`).
 Where 0/1 data allow it, rates are exact (:mod:`._calibration_exact`).
 """
 from __future__ import annotations
@@ -15,11 +15,16 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
-from .. import bootstrap, intervals, significance
-from .._parts import CONTINUOUS_TESTS
-from ..caveats import FEW_DISCORDANT
-from ._calibration_exact import (EXACT_INTERVALS, EXACT_TESTS, binomial_coverage, covers,
-                                 rejection_rate)
+from ..stats import bootstrap, intervals, significance
+from ..analyses.measures import CONTINUOUS_TESTS
+from ..analyses.caveats import FEW_DISCORDANT
+from ..stats.exact_coverage import (
+    EXACT_INTERVALS,
+    EXACT_TESTS,
+    binomial_coverage,
+    covers,
+    rejection_rate,
+)
 from ._pairs import PairSpec, disagreement_from_correlation, pair_spec
 
 BUDGET = 5 * 10**8
@@ -36,9 +41,9 @@ BOOTSTRAP_INTERVALS: tuple[str, ...] = ("bootstrap-percentile", "bootstrap-bca")
 
 HEADLINE = "headline"
 """The gap-binary column of the report's headline interval of a 0/1 gap: ``newcombe``
-when fewer than :data:`~evalbars.caveats.FEW_DISCORDANT` questions of the dataset are
+when fewer than :data:`~evalbars.analyses.caveats.FEW_DISCORDANT` questions of the dataset are
 discordant, else ``paired-bootstrap-percentile`` (the rule of
-:func:`evalbars._parts.difference`)."""
+:func:`evalbars.analyses.measures.difference`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,19 +3,19 @@ over several sampled answers per question.
 
 Clusters follow :mod:`evalbars.simulate.units`: a cluster's accuracy is
 Beta-distributed with mean ``p`` and variance ``icc · p (1 - p)``, so two questions of one
-cluster correlate by ``icc``. Intervals and tests come from :mod:`evalbars.clustering`,
-:mod:`evalbars.intervals`, :mod:`evalbars.bootstrap`, :mod:`evalbars.significance` and
-:mod:`evalbars.pass_at_k`, called on each simulated dataset.
+cluster correlate by ``icc``. Intervals and tests come from :mod:`evalbars.stats.clustering`,
+:mod:`evalbars.stats.intervals`, :mod:`evalbars.stats.bootstrap`, :mod:`evalbars.stats.significance` and
+:mod:`evalbars.stats.pass_at_k`, called on each simulated dataset.
 """
 from __future__ import annotations
 
 import numpy as np
 from scipy import special
 
-from .. import bootstrap, clustering, intervals, significance
-from .._types import Interval
-from ..pass_at_k import pass_at_k
-from ._calibration_exact import covers
+from ..stats import bootstrap, clustering, intervals, significance
+from ..core.types import Interval
+from ..stats.pass_at_k import pass_at_k
+from ..stats.exact_coverage import covers
 from ._calibration_mc import Estimate, Run, share
 from .units import _unit_counts
 

@@ -7,7 +7,7 @@ value (coverage) and how often each test rejects (type I error under the null, p
 against a real gap). The intervals and tests are evalbars' own functions, called on
 each simulated dataset; for 0/1 data the rates are exact sums over the binomial
 counts instead (no Monte Carlo at all). docs/calibration.md publishes the results
-(``scripts/calibration.py`` regenerates it) and :mod:`evalbars.caveats` cites them.
+(``scripts/calibration.py`` regenerates it) and :mod:`evalbars.analyses.caveats` cites them.
 
 Families of cells (:data:`FAMILIES`):
 
@@ -29,14 +29,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from .. import _parts
-from .._errors import EvalbarsError
-from .._progress import Progress
-from .._seeding import child_seed
-from ..caveats import FEW_DISCORDANT
+from ..analyses import measures as _parts
+from ..core.errors import EvalbarsError
+from ..core.progress import Progress
+from ..core.seeding import child_seed
+from ..analyses.caveats import FEW_DISCORDANT
 from . import _calibration_mc as mc
 from . import _calibration_units as units
-from ._calibration_exact import EXACT_INTERVALS
+from ..stats.exact_coverage import EXACT_INTERVALS
 from ._pairs import check_count, check_run
 from ._result import Rate, Simulation
 

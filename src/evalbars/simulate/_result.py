@@ -7,12 +7,12 @@ from typing import Callable
 
 import numpy as np
 
-from .. import __version__
-from .._errors import EvalbarsError
-from .._progress import Progress
-from .._resample import BLOCK, _run_blocks
-from .._seeding import child_seed
-from ..results import SCHEMA_VERSION, json_safe
+from ..core.version import __version__
+from ..core.errors import EvalbarsError
+from ..core.progress import Progress
+from ..stats.resample import BLOCK, _run_blocks
+from ..core.seeding import child_seed
+from ..core.document import SCHEMA_VERSION, json_safe
 
 @dataclass(frozen=True, slots=True)
 class Rate:
@@ -87,7 +87,7 @@ class Simulation:
         return json_safe(out)
 
     def __str__(self) -> str:
-        from ..render_simulate import render_text
+        from ..report.text.simulate import render_text
 
         return render_text(self.to_dict())
 

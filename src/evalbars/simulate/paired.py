@@ -11,11 +11,21 @@ import math
 
 import numpy as np
 
-from .._errors import EvalbarsError
-from .._inputs import pick_pair, read_scores, takes_load_options
-from .._seeding import check_seed, child_seed
-from ._pairs import (CELLS, at_least, bars_do_not_overlap, check_count, check_fraction,
-                     check_run, mcnemar_exact_p, pair_spec, paired_wald, z_for)
+from ..core.errors import EvalbarsError
+from ..io.inputs import pick_pair, read_scores, takes_load_options
+from ..core.seeding import check_seed, child_seed
+from ._pairs import (
+    CELLS,
+    at_least,
+    bars_do_not_overlap,
+    check_count,
+    check_fraction,
+    check_run,
+    mcnemar_exact_p,
+    pair_spec,
+    paired_wald,
+    z_for,
+)
 from ._result import FakePair, Simulation, average, exact, run_experiments, share
 
 TESTS = ("paired-wald", "mcnemar-exact", "sign-flip", "bars_do_not_overlap")
@@ -154,7 +164,7 @@ def power(*, gap: float = 0.02, n: int = 500, accuracy: float = 0.70,
     ``mcnemar-exact``: exact binomial p on the discordant pairs below alpha.
     ``sign-flip``: for 0/1 outcomes its exact p *is* McNemar's (each discordant
     pair's sign is a fair coin under the null), so the two rates are identical, as
-    in :func:`evalbars.significance.sign_flip`. ``bars_do_not_overlap``: the two
+    in :func:`evalbars.stats.significance.sign_flip`. ``bars_do_not_overlap``: the two
     models' separate ``clt`` intervals do not overlap.
 
     Examples

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._errors import EvalbarsError
+from ..core.errors import EvalbarsError
 from ._pairs import at_least, check_count, check_run, mcnemar_exact_p, pair_spec
 from ._result import Simulation, average, run_experiments, share
 

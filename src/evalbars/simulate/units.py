@@ -14,7 +14,7 @@ import numpy as np
 from scipy import stats
 from scipy.fft import next_fast_len
 
-from .._errors import EvalbarsError
+from ..core.errors import EvalbarsError
 from ._pairs import check_count, check_fraction, check_run, z_for
 from ._result import Simulation, average, run_experiments, share
 

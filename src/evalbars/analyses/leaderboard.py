@@ -1,0 +1,402 @@
+"""The leaderboard: many models on the same questions, with honest places.
+
+:func:`leaderboard` is ``evalbars.leaderboard``; :func:`rank_uncertainty` and
+:func:`groups` are its ranks and ties, for any resampled scores.
+
+Every model's score gets the intervals :func:`evalbars.compare` gives it (same streams,
+same numbers). Every pair, or every model against a baseline, gets a paired gap with
+intervals and the headline paired test, and the p-values are adjusted for the number of
+pairs read together (:mod:`evalbars.stats.multiplicity`).
+
+One bootstrap resample of the questions (or of whole clusters, when clusters are given)
+serves every model: the (items x models) score matrix is resampled once, through
+:func:`evalbars.stats.bootstrap.bootstrap_means` (or
+:func:`evalbars.stats.clustering.cluster_bootstrap_means`) and so the resampling engine, and
+every pairwise gap, every rank and the chance of being best come from those same
+resamples. The gaps are therefore paired and consistent with each other
+(the gap A - C is exactly (A - B) + (B - C) in every resample).
+
+Ranks: rank 1 is the highest mean; tied models share the smallest rank of the tie
+("1224" ranking: one plus the number of models strictly higher). The same rule is used
+for the observed ranks and for the ranks in every resample.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from ..stats import clustering, intervals, multiplicity
+from .settings import checked_settings, provenance
+from ..core.errors import EvalbarsError
+from ..io.inputs import read_scores, takes_load_options
+from ..core.progress import bootstrap_bar
+from ..core.seeding import child_seed
+from ..core.types import Interval, TestResult
+from ..stats.bootstrap import bootstrap_means, percentile_interval
+from .results import ModelScore, Settings, _Report
+from ..report.text.leaderboard import leaderboard_statement
+
+_RANK_CELLS = 1 << 22
+"""Largest (resamples x models x models) comparison array built at once when ranking."""
+
+
+@dataclass(frozen=True, slots=True)
+class RankedModel:
+    """A model's score with its intervals (as :func:`evalbars.compare` gives them) and place.
+
+    ``rank`` is the observed rank (1 = best, ties share the smallest rank); ``rank_low``
+    and ``rank_high`` bound the rank over bootstrap resamples at the confidence level;
+    ``p_best`` is the share of resamples in which the model has the highest mean (a tie
+    at the top shares the resample equally, so the ``p_best`` of all models sum to 1).
+    """
+
+    score: ModelScore
+    rank: int
+    rank_low: int
+    rank_high: int
+    p_best: float
+
+    @property
+    def name(self) -> str:
+        """The model's name."""
+        return self.score.name
+
+    @property
+    def mean(self) -> float:
+        """The model's mean score."""
+        return self.score.mean
+
+    def interval(self, method: str) -> Interval:
+        """The interval of the model's score computed by ``method`` (e.g. ``"wilson"``)."""
+        return self.score.interval(method)
+
+    def to_dict(self) -> dict:
+        return {**self.score.to_dict(), "rank": self.rank, "rank_low": self.rank_low,
+                "rank_high": self.rank_high, "p_best": self.p_best}
+
+
+@dataclass(frozen=True, slots=True)
+class PairComparison:
+    """The paired gap ``mean(b) - mean(a)`` with its intervals and headline test.
+
+    ``p_adjusted`` is the test's p-value adjusted over every pair of the leaderboard.
+    """
+
+    a: str
+    b: str
+    estimate: float
+    intervals: tuple[Interval, ...]
+    test: TestResult
+    p_adjusted: float
+
+    def interval(self, method: str) -> Interval:
+        """The interval computed by ``method`` (e.g. ``"paired-wald"``)."""
+        for interval in self.intervals:
+            if interval.method == method:
+                return interval
+        raise KeyError(f"no interval {method!r}; have {[i.method for i in self.intervals]}")
+
+    def to_dict(self) -> dict:
+        out = {"a": self.a, "b": self.b, "estimate": self.estimate,
+               "intervals": [interval.to_dict() for interval in self.intervals],
+               "test": self.test.name, "p_value": self.test.p_value}
+        if self.test.mc_error is not None:
+            out["mc_error"] = self.test.mc_error
+        out["p_adjusted"] = self.p_adjusted
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardResult(_Report):
+    """Models in leaderboard order (highest mean first), their pairs and their groups.
+
+    ``groups``: with all pairs, the runs of consecutive places the data cannot separate
+    (see :func:`groups`); with a ``baseline``, one group: the baseline and the models not
+    separated from it. A pair is separated when its adjusted p-value is below ``alpha``
+    = 1 - confidence level.
+    """
+
+    baseline: str | None
+    correction: str
+    alpha: float
+    pairs: tuple[PairComparison, ...]
+    groups: tuple[tuple[str, ...], ...]
+
+    def pair(self, a: str, b: str) -> PairComparison:
+        """The comparison of models ``a`` and ``b``, in whichever direction it was made."""
+        for pair in self.pairs:
+            if {pair.a, pair.b} == {a, b}:
+                return pair
+        raise KeyError(f"no pair of {a!r} and {b!r}")
+
+    def to_dict(self) -> dict:
+        out = self._common("leaderboard")
+        out["baseline"] = self.baseline
+        out["correction"] = {
+            "method": self.correction, "alpha": self.alpha, "n_tests": len(self.pairs),
+            "family": "all pairs" if self.baseline is None else "each model against the baseline"}
+        out["pairs"] = [pair.to_dict() for pair in self.pairs]
+        out["groups"] = [list(group) for group in self.groups]
+        return self._finish(out)
+
+    def __str__(self) -> str:
+        from ..report.text.leaderboard import render_text
+
+        return render_text(self.to_dict())
+
+
+def _min_ranks(values: np.ndarray) -> np.ndarray:
+    """Ranks per row, 1 = highest; ties share the smallest rank (1 + count strictly higher)."""
+    n_rows, m = values.shape
+    ranks = np.empty((n_rows, m), dtype=np.int64)
+    step = max(1, _RANK_CELLS // (m * m))
+    for start in range(0, n_rows, step):
+        v = values[start:start + step]
+        ranks[start:start + step] = 1 + np.count_nonzero(v[:, None, :] > v[:, :, None], axis=2)
+    return ranks
+
+
+def rank_uncertainty(
+    replicates: np.ndarray, estimates: np.ndarray, *, confidence_level: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Observed ranks, bootstrap rank intervals and chance of being best, per column.
+
+    Parameters
+    ----------
+    replicates : (B, m) array
+        A score per resample (row) and model (column), higher is better; every row one
+        shared resample of the data.
+    estimates : (m,) array
+        The observed scores.
+    confidence_level : float
+        Level of the rank intervals.
+
+    Returns
+    -------
+    rank, rank_low, rank_high : int arrays
+        Observed rank (1 = best, ties share the smallest rank) and the ends of the
+        rank interval: the ``(1 - level)/2`` and ``(1 + level)/2`` quantiles of the
+        resampled ranks taken as ``inverted_cdf``, so both ends are ranks that occurred
+        and at most ``(1 - level)/2`` of the resamples lie beyond each end.
+    p_best : float array
+        Share of resamples in which the column has the highest score; a tie at the top
+        shares the resample equally, so the values sum to 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> reps = np.array([[3.0, 2.0, 1.0], [2.0, 3.0, 1.0], [3.0, 3.0, 1.0], [3.0, 2.0, 1.0]])
+    >>> rank, low, high, best = rank_uncertainty(reps, np.array([3.0, 2.0, 1.0]),
+    ...                                          confidence_level=0.5)
+    >>> rank.tolist(), low.tolist(), high.tolist(), best.tolist()
+    ([1, 2, 3], [1, 1, 3], [1, 2, 3], [0.625, 0.375, 0.0])
+    """
+    rank = _min_ranks(np.asarray(estimates, dtype=float)[None, :])[0]
+    ranks = _min_ranks(replicates)
+    tail = (1.0 - confidence_level) / 2.0
+    low, high = np.quantile(ranks, [tail, 1.0 - tail], axis=0, method="inverted_cdf")
+    top = replicates == replicates.max(axis=1, keepdims=True)
+    p_best = (top / top.sum(axis=1, keepdims=True)).mean(axis=0)
+    return rank, low.astype(np.int64), high.astype(np.int64), p_best
+
+
+def groups(order: Sequence[str], separated: set[frozenset[str]]) -> tuple[tuple[str, ...], ...]:
+    """The maximal runs of consecutive places in which no two models are separated.
+
+    Parameters
+    ----------
+    order : sequence of str
+        Models in leaderboard order (place 1 first).
+    separated : set of frozenset
+        The pairs the data separate (adjusted p-value below alpha). A pair that was not
+        tested (baseline mode) is not separated.
+
+    Returns
+    -------
+    tuple of tuple of str
+        Each group is a run of places; a model may belong to two overlapping groups
+        (A ~ B and B ~ C, but A and C separated, gives (A, B) and (B, C)), and a model
+        separated from both neighbours is a group of its own.
+
+    Examples
+    --------
+    >>> groups(["A", "B", "C", "D"], {frozenset("AC"), frozenset("AD"), frozenset("BD")})
+    (('A', 'B'), ('B', 'C'), ('C', 'D'))
+    """
+    found: list[tuple[str, ...]] = []
+    last_end = -1
+    for start in range(len(order)):
+        end = start
+        while end + 1 < len(order) and not any(
+                frozenset((order[k], order[end + 1])) in separated for k in range(start, end + 1)):
+            end += 1
+        if end > last_end:
+            found.append(tuple(order[start:end + 1]))
+            last_end = end
+    return tuple(found)
+
+
+def _check_correction(correction: str) -> None:
+    if not isinstance(correction, str) or correction not in multiplicity.METHODS:
+        valid = ", ".join(repr(name) for name in multiplicity.METHODS)
+        raise EvalbarsError(f"correction must be one of {valid}; got {correction!r}")
+
+
+def _check_models(names: Sequence[str], baseline: str | None) -> None:
+    if len(set(names)) < 2:
+        raise EvalbarsError(f"a leaderboard needs at least two models; got {list(names)}")
+    if baseline is not None and baseline not in names:
+        raise EvalbarsError(f"unknown baseline {baseline!r}; the models are {list(names)}")
+
+
+def _shared_means(prepared, settings: Settings, progress) -> tuple[np.ndarray, str]:
+    """Means of every model over one shared resample: of items, or of whole clusters."""
+    seed = child_seed(settings.seed, "leaderboard")
+    if prepared.clusters is None:
+        return bootstrap_means(prepared.x, n_resamples=settings.n_resamples, seed=seed,
+                               progress=progress), "paired-bootstrap-percentile"
+    return clustering.cluster_bootstrap_means(
+        prepared.x, prepared.clusters, n_resamples=settings.n_resamples, seed=seed,
+        progress=progress), "paired-cluster-bootstrap"
+
+
+def _pair(scores, prepared, replicates: np.ndarray, method: str, a: str, b: str,
+          settings: Settings) -> PairComparison:
+    """One pair: the gap from the shared resample, the analytic interval, compare's test."""
+    from . import measures as _parts
+
+    level = settings.confidence_level
+    columns = _parts.prepare(scores, tuple(sorted((a, b))))
+    x_a, x_b = columns.column(a), columns.column(b)
+    gaps = replicates[:, prepared.names.index(b)] - replicates[:, prepared.names.index(a)]
+    if columns.clusters is None:
+        analytic = intervals.paired_interval(x_a, x_b, method="paired-wald",
+                                             confidence_level=level)
+    else:
+        analytic = clustering.paired_cluster_interval(x_a, x_b, columns.clusters,
+                                                      confidence_level=level)
+    return PairComparison(
+        a, b, float(np.mean(x_b - x_a)),
+        (percentile_interval(gaps, method=method, confidence_level=level), analytic),
+        _parts.tests(columns, a, b, settings)[0], float("nan"))
+
+
+@takes_load_options
+def leaderboard(
+    data,
+    data2=None,
+    *,
+    models: Sequence[str] | None = None,
+    baseline: str | None = None,
+    correction: str = "holm",
+    confidence_level: float = 0.95,
+    n_resamples: int = 10_000,
+    seed: int = 0,
+    progress: bool = False,
+    **load_options,
+) -> LeaderboardResult:
+    """Rank models scored on the same questions, saying which places the data can tell apart.
+
+    Parameters
+    ----------
+    data, data2 : path, pandas.DataFrame or ItemScores
+        Per-item results or harness logs, as for :func:`evalbars.ci`.
+    models : list of str, optional
+        Which models to rank (default: all).
+    baseline : str, optional
+        Compare each model against this one only, instead of every pair.
+    correction : str
+        Multiple-comparison adjustment over the pairs, one of
+        :data:`evalbars.stats.multiplicity.METHODS` (default ``"holm"``).
+    confidence_level, n_resamples, seed
+        Interval level (alpha = 1 - level for the groups), bootstrap resamples and the
+        seed (recorded in the result).
+    progress : bool
+        Show a progress bar on stderr (only when stderr is a terminal).
+    item, model, score, score_type, intersect, cluster, sample, run, input_format, metric,
+    scorer, qrels
+        How to read ``data``, see :func:`evalbars.load`.
+
+    Returns
+    -------
+    LeaderboardResult
+        ``to_dict()`` is the ``leaderboard`` report document (docs/leaderboard.md).
+
+    Notes
+    -----
+    - Model scores: exactly the intervals :func:`evalbars.compare` gives (each model's
+      own streams, ``model:<name>``), so adding a model never changes them.
+    - Pairs: all pairs (``a`` is the lower place, so the estimate ``mean(b - a)`` is at
+      least 0) or each model against ``baseline`` (``a`` is the baseline). The first
+      interval comes from the one shared resample (stream ``leaderboard``):
+      ``paired-bootstrap-percentile``, or ``paired-cluster-bootstrap`` when clusters are
+      given (whole clusters are resampled); it equals compare's within Monte Carlo
+      error. The second is ``paired-wald`` (``paired-cluster-cr1`` with clusters), equal
+      to compare's, as is the estimate. The test is compare's headline test for the
+      pair (``mcnemar-exact`` for single 0/1 answers, ``sign-flip`` otherwise,
+      ``cluster-sign-flip`` with clusters) with compare's stream, so its p-value equals
+      compare's exactly.
+    - Groups: a pair is separated when its adjusted p-value is below alpha; see
+      :func:`groups`. Ranks and ``p_best``: see :func:`rank_uncertainty`.
+
+    Examples
+    --------
+    >>> import evalbars
+    >>> r = evalbars.leaderboard("examples/lesson_pair.csv", n_resamples=2000)
+    >>> [(m.name, m.rank, m.rank_low, m.rank_high) for m in r.models]
+    [('model_b', 1, 1, 1), ('model_a', 2, 2, 2)]
+    >>> pair = r.pair("model_a", "model_b")
+    >>> round(pair.estimate, 3), pair.test.name, round(pair.p_adjusted, 4)
+    (0.026, 'mcnemar-exact', 0.0072)
+    """
+    from . import measures as _parts
+
+    settings = checked_settings(confidence_level, n_resamples, seed)
+    _check_correction(correction)
+    scores = read_scores(data, data2, models, **load_options)
+    names = tuple(models) if models is not None else scores.models
+    _check_models(names, baseline)
+    # Columns in name order, so nothing depends on the order of the input's columns.
+    prepared = _parts.prepare(scores, tuple(sorted(set(names))))
+    per_model = 1 if prepared.clusters is None else 2  # item and cluster bootstraps
+    bar = bootstrap_bar(progress, per_model * len(prepared.names) + 1, settings.n_resamples)
+    try:
+        summaries = {name: _parts.model_score(_parts.prepare(scores, (name,)), name, settings,
+                                              bar) for name in prepared.names}
+        replicates, method = _shared_means(prepared, settings, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    estimates = np.array([summaries[name].mean for name in prepared.names])
+    rank, low, high, best = rank_uncertainty(replicates, estimates,
+                                             confidence_level=settings.confidence_level)
+    order = sorted(prepared.names, key=lambda name: (-summaries[name].mean, name))
+    if baseline is None:
+        family = [(order[j], order[i]) for i in range(len(order)) for j in range(i + 1, len(order))]
+    else:
+        family = [(baseline, name) for name in order if name != baseline]
+    pairs = [_pair(scores, prepared, replicates, method, a, b, settings) for a, b in family]
+    adjusted = multiplicity.adjust([pair.test.p_value for pair in pairs], method=correction)
+    pairs = [dataclasses.replace(pair, p_adjusted=float(p)) for pair, p in zip(pairs, adjusted)]
+
+    alpha = 1.0 - settings.confidence_level
+    separated = {frozenset((pair.a, pair.b)) for pair in pairs if pair.p_adjusted < alpha}
+    if baseline is None:
+        found = groups(order, separated)
+    else:  # only pairs with the baseline were tested: say nothing about the others
+        found = (tuple(name for name in order
+                       if name == baseline or frozenset((baseline, name)) not in separated),)
+    where = {name: j for j, name in enumerate(prepared.names)}
+    ranked = tuple(RankedModel(summaries[name], int(rank[where[name]]), int(low[where[name]]),
+                               int(high[where[name]]), float(best[where[name]]))
+                   for name in order)
+    result = LeaderboardResult(
+        n_items=len(scores.items), score_type=scores.score_type, settings=settings,
+        models=ranked, statement="", dropped=scores.dropped,
+        warnings=_parts.score_warnings(prepared, [summaries[name] for name in order]),
+        provenance=provenance(scores, settings), baseline=baseline, correction=correction,
+        alpha=alpha, pairs=tuple(pairs), groups=found)
+    return dataclasses.replace(result, statement=leaderboard_statement(result.to_dict()))

@@ -1,0 +1,235 @@
+"""The parts of a score report, each computed from prepared, canonically ordered data.
+
+``prepare`` puts the chosen models' per-item scores (with answer counts and cluster
+labels) in one canonical order; the builders compute each model's score with its
+intervals, the paired difference, item-level agreement and the paired tests, choosing
+the methods that fit the data: 0/1 scores, per-question averages of several sampled
+answers, and clustered questions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ..stats import bootstrap, clustering, intervals, samples, significance
+from ..core.errors import EvalbarsError
+from ..core.seeding import child_seed
+from ..io.table import short
+from ..core.types import Interval, TestResult
+from .caveats import FEW_DISCORDANT, interval_warnings
+from ..io.ingest import ItemScores
+from .results import Agreement, Difference, ModelScore, Settings
+
+BINARY_MODEL_METHODS = ("wilson", "wald", "clt", "clopper-pearson", "agresti-coull", "jeffreys",
+                        "t", "bootstrap-percentile", "bootstrap-bca")
+CONTINUOUS_MODEL_METHODS = ("t", "clt", "bootstrap-percentile", "bootstrap-bca")
+BINARY_DIFFERENCE_METHODS = ("paired-bootstrap-percentile", "paired-wald", "paired-t",
+                             "newcombe", "unpaired-wald")
+CONTINUOUS_DIFFERENCE_METHODS = ("paired-bootstrap-percentile", "paired-wald", "paired-t",
+                                 "unpaired-wald")
+BINARY_TESTS = ("mcnemar-exact", "mcnemar-chi2", "mcnemar-midp", "sign-flip", "paired-t")
+CONTINUOUS_TESTS = ("sign-flip", "sign", "paired-t", "wilcoxon")
+"""Methods and tests in report order; the first is the headline. With clusters the
+clustered methods (``cluster-cr1``, ``paired-cluster-cr1``, ``cluster-sign-flip``) come
+first, followed by the cluster bootstraps and then these, which treat items as
+independent and are kept for contrast. A 0/1 gap with fewer than
+:data:`~evalbars.analyses.caveats.FEW_DISCORDANT` discordant questions has ``newcombe`` first: the
+others under-cover there (docs/calibration.md)."""
+
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """The chosen models' per-item data in a canonical order (sorted by score rows).
+
+    Statistics depend only on the multiset of item rows; computing them in one fixed
+    order makes every float bit-identical whatever the row order or the item ids.
+    """
+
+    names: tuple[str, ...]
+    x: np.ndarray           # (n, m) per-item mean score
+    counts: np.ndarray      # (n, m) answers per item
+    sumsq: np.ndarray       # (n, m) sum of squared answers per item
+    clusters: np.ndarray | None  # (n,) integer cluster codes
+    answer_type: str        # "binary" when every answer is 0 or 1
+    cluster_names: np.ndarray | None = None  # the label of each code
+
+    @property
+    def binary(self) -> bool:
+        """True when each item has exactly one 0/1 answer per model (binomial methods fit)."""
+        return self.answer_type == "binary" and not self.sampled
+
+    @property
+    def sampled(self) -> bool:
+        """True when some item has several answers."""
+        return bool(self.counts.max() > 1)
+
+    def column(self, name: str) -> np.ndarray:
+        return self.x[:, self.names.index(name)]
+
+
+def prepare(scores: ItemScores, names: tuple[str, ...]) -> Prepared:
+    """Canonically ordered data of the models ``names`` (in that column order).
+
+    Refuses data of fewer than 2 questions: one question shows no spread, so no error bar
+    can be measured (the intervals would be undefined or of zero width).
+    """
+    if len(scores.items) < 2:
+        raise EvalbarsError(f"an error bar needs at least 2 questions; the data have "
+                            f"{len(scores.items)} ({', '.join(map(short, scores.items))})")
+    index = [scores.models.index(name) for name in names]
+    x, counts, sumsq = scores.scores[:, index], scores.counts[:, index], scores.sumsq[:, index]
+    keys = [x[:, j] for j in range(x.shape[1])][::-1]
+    clusters = names_of_codes = None
+    if scores.clusters is not None:  # factorized once; clustering is blind to label names
+        names_of_codes, clusters = np.unique(np.asarray(scores.clusters), return_inverse=True)
+        clusters = clusters.reshape(-1)
+    order = np.lexsort(keys)
+    return Prepared(tuple(names), x[order], counts[order], sumsq[order],
+                    None if clusters is None else clusters[order], scores.score_type,
+                    names_of_codes)
+
+
+def model_score(data: Prepared, name: str, settings: Settings,
+                progress: Progress | None) -> ModelScore:
+    """Every interval for one model; its bootstrap streams are keyed by the model's name."""
+    j = data.names.index(name)
+    x = data.x[:, j]
+    level, resamples = settings.confidence_level, settings.n_resamples
+    computed: list[Interval] = []
+    clustered = None
+    if data.clusters is not None:
+        clustered = clustering.clustered_se(x, data.clusters)
+        computed.append(clustering.cluster_interval(x, data.clusters, confidence_level=level))
+        replicates = clustering.cluster_bootstrap_means(
+            x, data.clusters, n_resamples=resamples,
+            seed=child_seed(settings.seed, f"cluster-model:{name}"), progress=progress)[:, 0]
+        computed.append(bootstrap.percentile_interval(
+            replicates, method="cluster-bootstrap-percentile", confidence_level=level))
+    replicates = bootstrap.bootstrap_means(
+        x, n_resamples=resamples, seed=child_seed(settings.seed, f"model:{name}"),
+        progress=progress)[:, 0]
+    for method in BINARY_MODEL_METHODS if data.binary else CONTINUOUS_MODEL_METHODS:
+        if method in intervals.BINOMIAL_METHODS:
+            computed.append(intervals.binomial_interval(
+                int(x.sum()), x.size, method=method, confidence_level=level))
+        elif method in intervals.MEAN_METHODS:
+            computed.append(intervals.mean_interval(x, method=method, confidence_level=level))
+        elif method == "bootstrap-percentile":
+            computed.append(bootstrap.percentile_interval(
+                replicates, method=method, confidence_level=level))
+        else:
+            computed.append(bootstrap.bca_interval(x, replicates, confidence_level=level))
+    split = None
+    if data.counts[:, j].max() > 1:
+        split = samples.variance_split(x, data.counts[:, j], data.sumsq[:, j],
+                                       binary=data.answer_type == "binary")
+    return ModelScore(name, int(x.size), float(x.mean()), tuple(computed),
+                      n_answers=int(data.counts[:, j].sum()), clustered=clustered,
+                      samples=split)
+
+
+def score_warnings(data: Prepared, summaries) -> tuple[str, ...]:
+    """Methods known to under-cover for these model scores, and what to use instead."""
+    def unit_interval(name: str) -> bool:
+        x = data.column(name)
+        return bool(x.min() >= 0.0 and x.max() <= 1.0)
+
+    found = [w for m in summaries
+             for w in interval_warnings(m, "binary" if data.binary else "continuous",
+                                        unit_interval=unit_interval(m.name))]
+    if data.clusters is not None:
+        found += clustering.cluster_warnings(data.cluster_names[data.clusters])
+        for m in summaries:
+            ratio = m.clustered.se / m.clustered.se_naive if m.clustered.se_naive > 0 else 1.0
+            if ratio > 1.1:
+                found.append(
+                    f"model {m.name!r}: intervals that treat the {m.n:,} questions as "
+                    f"independent are {ratio:.2f}x too narrow for these clusters; use the "
+                    "clustered ones (cluster-cr1, cluster-bootstrap-percentile)")
+    return tuple(found)
+
+
+def _pair_seed(settings: Settings, kind: str, a_name: str, b_name: str) -> np.random.SeedSequence:
+    return child_seed(settings.seed, f"{kind}:" + "\x00".join(sorted((a_name, b_name))))
+
+
+def difference(data: Prepared, a_name: str, b_name: str, settings: Settings,
+               progress: Progress | None) -> Difference:
+    """The paired gap mean(b - a) with its intervals.
+
+    Bootstrap streams are keyed by the sorted pair, and the differences are resampled as
+    (later name) - (earlier name), so swapping a and b exactly negates every interval.
+    """
+    a, b = data.column(a_name), data.column(b_name)
+    level, resamples = settings.confidence_level, settings.n_resamples
+    sign = 1.0 if a_name <= b_name else -1.0
+    computed: list[Interval] = []
+    clustered = None
+    if data.clusters is not None:
+        clustered = clustering.paired_clustered_se(a, b, data.clusters)
+        computed.append(clustering.paired_cluster_interval(a, b, data.clusters,
+                                                           confidence_level=level))
+        gaps = sign * clustering.cluster_bootstrap_means(
+            sign * (b - a), data.clusters, n_resamples=resamples,
+            seed=_pair_seed(settings, "cluster-paired", a_name, b_name), progress=progress)[:, 0]
+        computed.append(bootstrap.percentile_interval(
+            gaps, method="paired-cluster-bootstrap", confidence_level=level))
+    gaps = sign * bootstrap.bootstrap_means(
+        sign * (b - a), n_resamples=resamples,
+        seed=_pair_seed(settings, "paired", a_name, b_name), progress=progress)[:, 0]
+    for method in BINARY_DIFFERENCE_METHODS if data.binary else CONTINUOUS_DIFFERENCE_METHODS:
+        if method == "paired-bootstrap-percentile":
+            computed.append(bootstrap.percentile_interval(
+                gaps, method=method, confidence_level=level))
+        else:
+            computed.append(intervals.paired_interval(a, b, method=method,
+                                                      confidence_level=level))
+    if data.binary and clustered is None and np.count_nonzero(a != b) < FEW_DISCORDANT:
+        computed.sort(key=lambda interval: interval.method != "newcombe")  # the headline
+    by_name = {interval.method: interval for interval in computed}
+    paired_width = by_name["paired-wald"].high - by_name["paired-wald"].low
+    unpaired_width = by_name["unpaired-wald"].high - by_name["unpaired-wald"].low
+    ratio = unpaired_width / paired_width if paired_width > 0 else float("inf")
+    d = b - a
+    sd = float(np.std(d, ddof=1)) if d.size > 1 else float("nan")
+    return Difference(a_name, b_name, float(np.mean(d)), tuple(computed), sd, float(ratio),
+                      clustered=clustered)
+
+
+def agreement(data: Prepared, a_name: str, b_name: str) -> Agreement:
+    """Item-level agreement: the 2x2 counts for single 0/1 answers, else wins/losses/ties."""
+    a, b = data.column(a_name), data.column(b_name)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        correlation = float(np.corrcoef(a, b)[0, 1]) if a.size > 1 else float("nan")
+    if data.binary:
+        a_right, b_right = a == 1, b == 1
+        return Agreement(
+            correlation,
+            both=int(np.count_nonzero(a_right & b_right)),
+            a_only=int(np.count_nonzero(a_right & ~b_right)),
+            b_only=int(np.count_nonzero(~a_right & b_right)),
+            neither=int(np.count_nonzero(~a_right & ~b_right)),
+        )
+    d = b - a
+    return Agreement(correlation, wins=int(np.count_nonzero(d > 0)),
+                     losses=int(np.count_nonzero(d < 0)), ties=int(np.count_nonzero(d == 0)))
+
+
+def tests(data: Prepared, a_name: str, b_name: str,
+          settings: Settings) -> tuple[TestResult, ...]:
+    """Every paired test that fits the data; the first is the headline."""
+    a, b = data.column(a_name), data.column(b_name)
+    found = []
+    if data.clusters is not None:
+        found.append(clustering.cluster_sign_flip(
+            a, b, data.clusters, n_resamples=settings.n_resamples,
+            seed=_pair_seed(settings, "cluster-sign-flip", a_name, b_name)))
+    seed = _pair_seed(settings, "sign-flip", a_name, b_name)
+    for name in BINARY_TESTS if data.binary else CONTINUOUS_TESTS:
+        found.append(significance.paired_test(a, b, name=name, n_resamples=settings.n_resamples,
+                                              seed=seed))
+    return tuple(found)

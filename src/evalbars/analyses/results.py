@@ -1,0 +1,225 @@
+"""Result objects: frozen records with full precision and no verdicts.
+
+``to_dict()`` of a top-level result is the report document (schema_version 1,
+documented in docs/json.md); the CLI's ``--format json`` prints exactly that.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from typing import TYPE_CHECKING
+
+from ..core.document import SCHEMA_VERSION, json_safe
+from ..core.types import Interval, TestResult
+from ..report.notebook import NotebookMixin
+
+if TYPE_CHECKING:
+    from ..stats.clustering import ClusteredSE
+    from ..stats.equivalence import Equivalence
+    from ..stats.samples import VarianceSplit
+
+def _find(intervals: tuple[Interval, ...], method: str) -> Interval:
+    for interval in intervals:
+        if interval.method == method:
+            return interval
+    raise KeyError(f"no interval {method!r}; have {[i.method for i in intervals]}")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How the numbers were computed."""
+
+    confidence_level: float
+    n_resamples: int
+    seed: int
+
+    def to_dict(self) -> dict:
+        return {
+            "confidence_level": self.confidence_level,
+            "n_resamples": self.n_resamples,
+            "seed": self.seed,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ModelScore:
+    """One model's mean score over ``n`` items, with every interval computed for it.
+
+    ``n_answers`` counts answers (more than ``n`` when several answers were sampled per
+    question); ``clustered`` (a :class:`~evalbars.stats.clustering.ClusteredSE`) is set when
+    clusters were given, ``samples`` (a :class:`~evalbars.stats.samples.VarianceSplit`) when
+    questions have several answers.
+    """
+
+    name: str
+    n: int
+    mean: float
+    intervals: tuple[Interval, ...]
+    n_answers: int | None = None
+    clustered: "ClusteredSE | None" = None
+    samples: "VarianceSplit | None" = None
+
+    def interval(self, method: str) -> Interval:
+        """The interval computed by ``method`` (e.g. ``"wilson"``)."""
+        return _find(self.intervals, method)
+
+    def to_dict(self) -> dict:
+        out = {
+            "name": self.name,
+            "n": self.n,
+            "n_answers": self.n if self.n_answers is None else self.n_answers,
+            "mean": self.mean,
+            "intervals": [interval.to_dict() for interval in self.intervals],
+        }
+        if self.clustered is not None:
+            out["clustered"] = self.clustered.to_dict()
+        if self.samples is not None:
+            out["samples"] = self.samples.to_dict()
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """The paired gap ``mean(b - a)`` with its intervals.
+
+    ``width_ratio`` is how many times wider the unpaired interval is than the
+    paired-wald one: what pairing the comparison bought. ``sd`` is the standard
+    deviation of the per-item differences (ddof=1).
+    """
+
+    a: str
+    b: str
+    estimate: float
+    intervals: tuple[Interval, ...]
+    sd: float
+    width_ratio: float
+    clustered: "ClusteredSE | None" = None
+
+    def interval(self, method: str) -> Interval:
+        """The interval computed by ``method`` (e.g. ``"paired-bootstrap-percentile"``)."""
+        return _find(self.intervals, method)
+
+    def to_dict(self) -> dict:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "estimate": self.estimate,
+            "intervals": [interval.to_dict() for interval in self.intervals],
+            "sd": self.sd,
+            "width_ratio_unpaired_to_paired": self.width_ratio,
+            **({} if self.clustered is None else {"clustered": self.clustered.to_dict()}),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Agreement:
+    """How the two models agree item by item.
+
+    For 0/1 scores the 2x2 counts (``both`` right, ``a_only``, ``b_only``,
+    ``neither``); for continuous scores ``wins`` (b > a), ``losses`` (b < a), ``ties``.
+    """
+
+    correlation: float
+    both: int | None = None
+    a_only: int | None = None
+    b_only: int | None = None
+    neither: int | None = None
+    wins: int | None = None
+    losses: int | None = None
+    ties: int | None = None
+
+    @property
+    def disagreements(self) -> int:
+        """Items on which the models differ."""
+        if self.a_only is not None:
+            return self.a_only + self.b_only
+        return self.wins + self.losses
+
+    def to_dict(self) -> dict:
+        names = ("both", "a_only", "b_only", "neither") if self.both is not None else (
+            "wins", "losses", "ties")
+        return {"correlation": self.correlation, **{k: getattr(self, k) for k in names}}
+
+
+@dataclass(frozen=True, slots=True)
+class _Report(NotebookMixin):
+    """Fields every top-level result shares."""
+
+    n_items: int
+    score_type: str
+    settings: Settings
+    models: tuple[ModelScore, ...]
+    statement: str
+    warnings: tuple[str, ...]
+    dropped: dict | None
+    provenance: dict
+
+    def model(self, name: str) -> ModelScore:
+        """The :class:`ModelScore` of the model called ``name``."""
+        for model in self.models:
+            if model.name == name:
+                return model
+        raise KeyError(f"no model {name!r}; have {[m.name for m in self.models]}")
+
+    def _common(self, kind: str) -> dict:
+        out = {
+            "schema_version": SCHEMA_VERSION,
+            "kind": kind,
+            "n_items": self.n_items,
+            "score_type": self.score_type,
+            "settings": self.settings.to_dict(),
+            "models": [model.to_dict() for model in self.models],
+        }
+        if self.dropped is not None:
+            out["dropped"] = dict(self.dropped)
+        return out
+
+    def _finish(self, out: dict) -> dict:
+        out["statement"] = self.statement
+        out["warnings"] = list(self.warnings)
+        out["provenance"] = self.provenance
+        return json_safe(out)
+
+
+@dataclass(frozen=True, slots=True)
+class CIResult(_Report):
+    """Every model's score with its intervals (``evalbars ci``)."""
+
+    def to_dict(self) -> dict:
+        return self._finish(self._common("ci"))
+
+    def __str__(self) -> str:
+        from ..report.text.scores import render_text
+
+        return render_text(self.to_dict())
+
+
+@dataclass(frozen=True, slots=True)
+class CompareResult(_Report):
+    """A paired comparison of model ``b`` against model ``a`` (``evalbars compare``)."""
+
+    difference: Difference
+    agreement: Agreement
+    tests: tuple[TestResult, ...]
+    equivalence: "Equivalence | None" = None
+
+    def test(self, name: str) -> TestResult:
+        """The test called ``name`` (e.g. ``"mcnemar-exact"``)."""
+        for test in self.tests:
+            if test.name == name:
+                return test
+        raise KeyError(f"no test {name!r}; have {[t.name for t in self.tests]}")
+
+    def to_dict(self) -> dict:
+        out = self._common("compare")
+        out["difference"] = self.difference.to_dict()
+        out["agreement"] = self.agreement.to_dict()
+        out["tests"] = [test.to_dict() for test in self.tests]
+        if self.equivalence is not None:
+            out["equivalence"] = self.equivalence.to_dict()
+        return self._finish(out)
+
+    def __str__(self) -> str:
+        from ..report.text.scores import render_text
+
+        return render_text(self.to_dict())

@@ -1,0 +1,150 @@
+"""`evalbars plot NAME`: a figure as PNG, SVG or PDF (needs the plot extra: matplotlib)."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._options import add_format, add_settings
+from .report import add_source_options, read_document, source_document
+
+PLOTS = {
+    "forest": ("each model's score with its interval",
+               "Each model's score with its interval (ci on DATA, or any document with "
+               "scores: ci, compare, leaderboard, passk).",
+               "evalbars plot forest examples/cookbook_topics.csv --item example_id -o forest.png"),
+    "gap": ("the separate intervals beside the paired interval of the gap",
+            "The two models' separate intervals beside the paired interval of the gap (and "
+            "the unpaired one, for contrast), on one scale: compare on DATA, or a compare or "
+            "gate document.",
+            "evalbars plot gap examples/lesson_pair.csv -o gap.png"),
+    "leaderboard": ("scores in rank order beside their rank intervals",
+                    "Scores in rank order beside each model's rank interval: leaderboard on "
+                    "DATA, or a leaderboard document.",
+                    "evalbars plot leaderboard --from-json leaderboard.json -o ranks.png"),
+    "power": ("power against the number of questions for a few gaps",
+              "Power against the number of questions, one curve per gap, for a design given "
+              "as in 'evalbars power' (with --n, marked on the plot), or a power document.",
+              "evalbars plot power --n 500 --disagreement 0.10 -o power.png"),
+    "seeds": ("each training run's score, grouped by recipe, and the recipe difference",
+              "Each training run's score with its interval over questions, grouped by recipe, "
+              "each recipe's mean over runs with its interval over seeds and questions, and "
+              "the difference of two recipes: seeds on DATA (--run COL), or a seeds document.",
+              "evalbars plot seeds examples/seeds.csv --run seed -o seeds.png"),
+    "ablation": ("every variant's score, and the gain and each variant's drop",
+                 "Each model's score with its interval beside the full system's gain over the "
+                 "baseline and each variant's drop from the full system: an ablation "
+                 "document (evalbars ablation ... --format json).",
+                 "evalbars plot ablation --from-json ablation.json -o ablation.png"),
+}
+"""name -> (help, description, example)."""
+
+DESIGN_INPUTS = {"disagreement": float, "baseline": float, "variance": float, "icc": float,
+                 "cluster_size": float, "design_effect": float, "samples": int,
+                 "between_variance": float}
+"""The design inputs of :func:`evalbars.analyses.power.grid` (``evalbars.analyses.power.INPUTS``, spelled out
+here so that building the parser imports no numpy; a test checks that they agree)."""
+
+
+def _power_document(args: argparse.Namespace) -> dict:
+    from ..analyses import power
+    from ..core.errors import EvalbarsError
+
+    if args.from_json is not None:
+        return read_document(args.from_json)
+    if args.n is None:
+        raise EvalbarsError("give --n (the questions you have, marked on the plot) and the "
+                            "design, or a power document with --from-json")
+    inputs = {name: getattr(args, name) for name in DESIGN_INPUTS
+              if getattr(args, name) is not None}
+    return power.grid(n=args.n, power=args.power, design=args.design, method=args.method,
+                      alpha=args.alpha, **inputs).to_dict()
+
+
+def _run(name: str, args: argparse.Namespace) -> dict:
+    from pathlib import Path
+
+    from ..report import plots
+
+    if Path(args.output).suffix.lower() not in plots.FORMATS:
+        from ..core.errors import EvalbarsError
+
+        raise EvalbarsError(f"the figure file must end in one of {', '.join(plots.FORMATS)}; "
+                            f"got {args.output!r}")
+    if name == "power":
+        doc = _power_document(args)
+        figure = plots.power(doc, gaps=args.gaps)
+    elif name == "seeds":
+        from .seeds import document
+
+        doc = document(args)
+        figure = plots.seeds(doc, method=args.method)
+    elif name == "ablation":
+        doc = read_document(args.from_json)
+        figure = plots.ablation(doc, method=args.method)
+    else:
+        kind = {"forest": "ci", "gap": "compare", "leaderboard": "leaderboard"}[name]
+        doc = source_document(args, kind)
+        figure = getattr(plots, name)(doc, method=args.method)
+    plots.save(figure, args.output)
+    print(f"evalbars: wrote {args.output}", file=sys.stderr)
+    return doc
+
+
+def _add_power_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--from-json", metavar="FILE",
+                        help="a saved power document (evalbars power ... --format json)")
+    parser.add_argument("--n", type=int, metavar="N",
+                        help="questions you have (per model for unpaired designs)")
+    parser.add_argument("--gaps", type=float, nargs="+", metavar="G",
+                        help="gaps to draw, as fractions (default: 0.005 0.01 0.02 0.05)")
+    parser.add_argument("--power", type=float, default=0.8, metavar="P",
+                        help="target power, drawn dashed (default: 0.8)")
+    design = parser.add_argument_group("design (as in evalbars power)")
+    design.add_argument("--design", default="paired", help="paired, unpaired or clustered")
+    design.add_argument("--method", metavar="METHOD", help="the test: see evalbars power --help")
+    design.add_argument("--alpha", type=float, default=0.05, help="two-sided level "
+                                                                  "(default: 0.05)")
+    for name, kind in DESIGN_INPUTS.items():
+        design.add_argument("--" + name.replace("_", "-"), dest=name, type=kind, metavar="X",
+                            help=f"see evalbars power --{name.replace('_', '-')}")
+    add_format(parser.add_argument_group("settings"))
+
+
+def register(commands) -> None:
+    """Add the ``plot`` parser with one subcommand per figure."""
+    parser = commands.add_parser(
+        "plot", help="figures as PNG, SVG or PDF (pip install 'evalbars[plot]')",
+        description="Draw a figure with matplotlib and write it to -o (.png, .svg or .pdf). "
+                    "Scores of 0/1 data are in percent, gaps in points; every axis states the "
+                    "confidence level and the method. The report printed on stdout is the "
+                    "one --format asks for.",
+        epilog="Example: evalbars plot gap examples/lesson_pair.csv -o gap.png   "
+               "(see docs/reports.md)")
+    names = parser.add_subparsers(dest="figure", required=True, metavar="NAME")
+    for name, (summary, description, example) in PLOTS.items():
+        sub = names.add_parser(name, help=summary, description=description,
+                               epilog=f"Example: {example}")
+        sub.add_argument("-o", "--output", required=True, metavar="FILE",
+                         help="the figure to write: .png, .svg or .pdf")
+        if name == "power":
+            _add_power_options(sub)
+        elif name == "seeds":
+            from .seeds import add_arguments
+
+            sub.add_argument("--method", metavar="METHOD",
+                             help="the recipes' interval: seeds-t (default) or "
+                                  "two-level-bootstrap")
+            add_arguments(sub, from_json=True)
+            add_settings(sub)
+        elif name == "ablation":
+            sub.add_argument("--from-json", required=True, metavar="FILE",
+                             help="a saved ablation document (evalbars ablation ... "
+                                  "--format json)")
+            sub.add_argument("--method", metavar="METHOD",
+                             help="the interval to draw (default: the report's default)")
+            add_format(sub.add_argument_group("settings"))
+        else:
+            sub.add_argument("--method", metavar="METHOD",
+                             help="the interval to draw (default: the report's default)")
+            add_source_options(sub, pair=name == "gap", models=name != "gap")
+        sub.set_defaults(handler=lambda args, name=name: _run(name, args))

@@ -1,0 +1,3 @@
+"""The library's version, recorded in every result's provenance."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,326 @@
+"""Score cells and labels: parse the raw values of a column, once, and say what is wrong.
+
+A score cell is a number, a numeric string, a boolean or true/false (1/0); an empty cell
+or null is a missing score; anything else (text, NaN, an infinity, a number beyond
+:data:`MAX_ABS_SCORE`, a string Python's ``float`` would read with ``_`` digit separators)
+is an error naming the column, the value and its line or row. Labels (item ids, model
+names, sample values, cluster labels) are strings exactly as written, or integers from
+JSON, Parquet or a DataFrame as ``str(int)``. Parsed columns are cached per load in
+:attr:`Table.memo`. :func:`_check_score_type` applies ``score_type`` to each model's
+answers, catching a 0/1 column with a stray value.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..core.errors import EvalbarsError
+from .table import MAX_LISTED, Column, Table, name_list, places, short
+
+if TYPE_CHECKING:
+    from .align import _Parts
+
+
+STRAY_SHARE = 0.99
+"""An all-integer column with at least this share of 0/1 values and some other value is
+treated as a 0/1 column with a typo, and rejected unless ``score_type="continuous"``."""
+
+MAX_ABS_SCORE = 1e100
+"""Largest score magnitude accepted. Sums, squares and the third moments some intervals
+use stay finite far beyond any real score (the cube of 1e100 is 1e300); 1e200 would
+overflow them and end in an unreadable numerical error instead of a message."""
+
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Parsed:
+    values: np.ndarray  # float64; NaN where missing or invalid
+    missing: np.ndarray  # bool: empty cell / null
+    bad: np.ndarray  # rows holding something that is not a number
+    nonfinite: np.ndarray  # rows holding NaN or an infinity
+
+
+def _cell(value: Any) -> float | None:
+    """One score cell: a float, None for missing; raises ValueError when not a number."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text == "":
+            return None
+        if text == "true":
+            return 1.0
+        if text == "false":
+            return 0.0
+        if "_" in text:  # float("1_0") is 10.0: a typo, not a number
+            raise ValueError
+    try:
+        return float(value)
+    except OverflowError:
+        return float("inf")
+    except TypeError:
+        raise ValueError from None
+
+
+def _has_separator(values: list) -> bool:
+    """True when a string cell holds ``_`` (which ``float`` would skip)."""
+    try:
+        return "_" in "".join(values)
+    except TypeError:  # not all strings
+        return any("_" in v for v in values if isinstance(v, str))
+
+
+def _parse_cells(values: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    n = len(values)
+    try:  # fast path: every cell converts with float() (and none has a "_" separator)
+        numbers = np.fromiter(map(float, values), np.float64, n)
+        if not _has_separator(values):
+            return numbers, np.zeros(n, bool), np.empty(0, np.int64)
+    except (ValueError, TypeError, OverflowError):
+        pass
+    out = [0.0] * n
+    missing = np.zeros(n, bool)
+    bad = []
+    nan = float("nan")
+    for i, value in enumerate(values):
+        try:
+            number = _cell(value)
+        except ValueError:
+            bad.append(i)
+            number = nan
+        if number is None:
+            missing[i] = True
+            number = nan
+        out[i] = number
+    return np.array(out, dtype=np.float64), missing, np.asarray(bad, dtype=np.int64)
+
+
+def _parse_scores(table: Table, name: str) -> _Parsed:
+    """A column as float scores (parsed once) and its missing, non-numeric, non-finite cells."""
+    key = ("scores", name)
+    if key in table.memo:
+        return table.memo[key]
+    col = table.column(name)
+    if col.kind in ("text", "object"):
+        values, missing, bad = _parse_cells(col.values)
+    else:
+        values = np.array(col.values, dtype=np.float64)
+        missing = col.null.copy() if col.null is not None else np.zeros(len(values), bool)
+        bad = np.empty(0, np.int64)
+    values[missing] = np.nan
+    values[bad] = np.nan
+    with np.errstate(invalid="ignore"):
+        nonfinite = np.flatnonzero(~(np.abs(values) <= MAX_ABS_SCORE) & ~missing)
+    if bad.size:
+        nonfinite = np.setdiff1d(nonfinite, bad)
+    parsed = table.memo[key] = _Parsed(values, missing, bad, nonfinite)
+    return parsed
+
+
+def _numeric(table: Table, name: str) -> bool:
+    """True when every non-empty cell of the column is a number (finite or not) or true/false."""
+    return _parse_scores(table, name).bad.size == 0
+
+
+def _raw(col: Column, row: int) -> str:
+    """The cell as written, for messages."""
+    value = col.values[row]
+    if col.kind == "float":
+        return repr(float(value))
+    return short(value.item() if isinstance(value, np.generic) else value, 30)
+
+
+def _check_values(
+    table: Table, name: str, parsed: _Parsed, rows: np.ndarray | None = None, hint: str = ""
+) -> None:
+    """Raise on non-numeric or non-finite scores (only among ``rows`` when given)."""
+    bad = np.union1d(parsed.bad, parsed.nonfinite)
+    if rows is not None and bad.size:
+        bad = bad[np.isin(bad, rows)]
+    if not bad.size:
+        return
+    col = table.column(name)
+    order = np.argsort(table.numbers(bad), kind="stable")
+    shown = [
+        f"{_raw(col, r)} at {places(table.numbers([r]), table.positions)}"
+        for r in bad[order[:MAX_LISTED]]
+    ]
+    more = f" and {bad.size - MAX_LISTED} more" if bad.size > MAX_LISTED else ""
+    raise EvalbarsError(
+        f"column {name!r} of {table.label} has {bad.size} value{'s' if bad.size > 1 else ''} "
+        f"that {'are' if bad.size > 1 else 'is'} not a finite number within \u00b11e100: "
+        f"{', '.join(shown)}{more}; scores must be such numbers or true/false (leave a cell "
+        f"empty for a missing score){hint}"
+    )
+
+
+def _num(value: float) -> str:
+    return repr(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _check_score_type(parts: _Parts, bounds: np.ndarray, score_type: str) -> str:
+    """Apply ``score_type`` to each model's answers; return the type of them all."""
+    all_binary = True
+    binary_models = []
+    for j, name in enumerate(parts.models):
+        values = parts.values[bounds[j]:bounds[j + 1]]
+        scored = np.flatnonzero(~np.isnan(values))
+        v = values[scored]
+        is01 = (v == 0) | (v == 1)
+        if is01.all():
+            binary_models.append(name)
+            continue
+        all_binary = False
+        if score_type == "continuous":
+            continue
+        strays = scored[~is01]
+        integer = bool(np.all(v == np.round(v)))
+        if score_type == "auto" and not (integer and is01.mean() >= STRAY_SHARE):
+            continue
+        table = parts.tables[j]
+        rows = parts.rows[bounds[j]:bounds[j + 1]][strays]
+        kinds = ", ".join(_num(x) for x in np.unique(values[strays])[:MAX_LISTED])
+        where = f"column {parts.score_cols[j]!r} {table.at(rows)}"
+        if score_type == "binary":
+            raise EvalbarsError(
+                f"score_type='binary' but model {name!r} has {strays.size} score"
+                f"{'s' if strays.size > 1 else ''} other than 0 and 1 (values {kinds}) in "
+                f"{where}; fix {'them' if strays.size > 1 else 'it'}, or use "
+                f"score_type='continuous'"
+            )
+        raise EvalbarsError(
+            f"model {name!r} looks 0/1 but {strays.size} of its {v.size} scores "
+            f"{'are' if strays.size > 1 else 'is'} not (values {kinds}) in {where}; fix "
+            f"{'them' if strays.size > 1 else 'it'}, or pass score_type='continuous' "
+            f"(--score-type continuous) if the scale really has other values"
+        )
+    if parts.guessed_models and score_type == "auto" and not all_binary and binary_models:
+        # judged column by column: with a run column one model column makes several systems
+        # (model@run), and a continuous column may hold only 0/1 in one run
+        binary = set(binary_models)
+        columns = dict.fromkeys(parts.score_cols)
+        binary_cols = [c for c in columns
+                       if all(m in binary for m, col in zip(parts.models, parts.score_cols)
+                              if col == c)]
+        others = [c for c in columns if c not in binary_cols]
+        if binary_cols and others:
+            raise EvalbarsError(
+                f"the columns of {parts.tables[0].label} taken as models are not on one "
+                f"scale: {name_list(binary_cols)} "
+                f"{'holds' if len(binary_cols) == 1 else 'hold'} only 0/1 but "
+                f"{name_list(others)} {'holds' if len(others) == 1 else 'hold'} other "
+                f"values; name the model columns with models= (--models), or pass "
+                f"score_type='continuous' if they are all models")
+    if score_type == "auto":
+        return "binary" if all_binary else "continuous"
+    return score_type
+
+
+# --------------------------------------------------------------------------- labels
+
+
+def _labels(table: Table, name: str) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Ids (or model names) of a column as strings, with the rows that are empty or not str/int."""
+    key = ("labels", name)
+    if key in table.memo:
+        return table.memo[key]
+    col = table.column(name)
+    empty: np.ndarray = np.empty(0, np.int64)
+    bad: np.ndarray = np.empty(0, np.int64)
+    if col.kind == "text":
+        labels = col.values
+        if "" in labels:
+            empty = np.flatnonzero(np.fromiter((v == "" for v in labels), bool, len(labels)))
+    elif col.kind == "object":
+        labels = []
+        empty_rows, bad_rows = [], []
+        for i, value in enumerate(col.values):
+            if isinstance(value, str):
+                labels.append(value)
+                continue
+            if value is None:
+                empty_rows.append(i)
+            elif isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+                try:
+                    labels.append(str(int(value)))
+                    continue
+                except ValueError:  # past Python's 4300-digit limit for str(int)
+                    bad_rows.append(i)
+            else:
+                bad_rows.append(i)
+            labels.append("")
+        empty = np.asarray(empty_rows, dtype=np.int64)
+        bad = np.asarray(bad_rows, dtype=np.int64)
+    elif col.kind == "int":
+        labels = [str(v) for v in col.values.tolist()]
+        if col.null is not None:
+            empty = np.flatnonzero(col.null)
+            for i in empty.tolist():
+                labels[i] = ""
+    else:  # float, bool
+        labels = [""] * table.n_rows
+        null = col.null if col.null is not None else np.zeros(table.n_rows, bool)
+        empty = np.flatnonzero(null)
+        bad = np.flatnonzero(~null)
+    result = table.memo[key] = (labels, empty, bad)
+    return result
+
+
+def _check_labels(table: Table, name: str, what: str, rows: np.ndarray | None = None) -> list[str]:
+    """The labels of a column, raising on empty or non-string/int cells among ``rows``."""
+    labels, empty, bad = _labels(table, name)
+    if rows is not None:
+        empty = empty[np.isin(empty, rows)]
+        bad = bad[np.isin(bad, rows)]
+    if empty.size:
+        raise EvalbarsError(
+            f"empty {what} in column {name!r} {table.at(empty)}; every row needs one"
+        )
+    if bad.size:
+        col = table.column(name)
+        first = bad[np.argsort(table.numbers(bad), kind="stable")[:MAX_LISTED]]
+        shown = ", ".join(
+            f"{_raw(col, r)} ({type(col.values[r]).__name__})" for r in first
+        )
+        raise EvalbarsError(
+            f"{what}s in column {name!r} must be strings or integers, but {bad.size} "
+            f"{'are' if bad.size > 1 else 'is'} not: {shown} {table.at(bad)}; "
+            f"convert the column to strings"
+        )
+    return labels
+
+
+def _str_array(labels: list[str]) -> np.ndarray:
+    """A NumPy array of ids that sorts, compares and searches fast, and keeps every id exact."""
+    if not labels:
+        return np.array([], dtype=str)
+    if max(map(len, labels)) <= 64 and "\x00" not in "".join(labels):
+        return np.array(labels, dtype=str)  # fixed width: fastest to sort
+    try:  # numpy >= 2: variable width, keeps trailing NULs
+        from numpy.dtypes import StringDType
+
+        return np.array(labels, dtype=StringDType())
+    except ImportError:  # pragma: no cover - numpy < 2
+        out = np.empty(len(labels), dtype=object)
+        out[:] = labels
+        return out
+
+
+def _pick(labels: list[str], rows: np.ndarray) -> list[str]:
+    """``labels`` at ``rows`` (sorted, distinct row numbers)."""
+    return labels if rows.size == len(labels) else [labels[r] for r in rows.tolist()]
+
+
+def _codes(labels: list[str]) -> tuple[list[str], np.ndarray]:
+    """The distinct labels, sorted, and the position of each label among them.
+
+    A dict finds them in one pass (fast for the few distinct samples or clusters of many
+    rows); sorting the distinct labels makes the codes independent of the row order.
+    """
+    names = sorted(dict.fromkeys(labels))
+    index = {name: code for code, name in enumerate(names)}
+    return names, np.fromiter(map(index.__getitem__, labels), np.int64, len(labels))

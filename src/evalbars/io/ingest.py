@@ -1,0 +1,518 @@
+"""Read eval scores into one aligned (items x models) matrix, validating everything once.
+
+Three layouts are understood, from CSV, JSON Lines, Parquet or a pandas DataFrame:
+
+- **wide**: an id column plus one score column per model;
+- **long**: one row per (item, model) with item, model and score columns;
+- **two files**: two inputs, each with an id column and one score column.
+
+Optionally a **cluster** column groups the items (document, topic, session), a
+**sample** column tells apart several sampled answers to the same item by the same model
+(an epoch or repeat index) and a **run** column tells apart independent training runs
+(seeds) of one model, each of which answered every item. Every layout is mapped onto the
+canonical long table (item, model, score, cluster, sample, run), validated, reduced to
+per-(model, run, item) sufficient statistics (answers, sum, sum of squares) and aligned
+by item id into :class:`ItemScores`. Nothing is dropped, coerced or reordered silently:
+bad input raises :class:`~evalbars.core.errors.EvalbarsError` naming the file, the line
+numbers (a CSV header is line 1) or 0-based rows, the columns and the item ids;
+``intersect=True`` is the one explicit way to drop items, and the result counts them.
+"""
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+# STRAY_SHARE and MODEL_NAME are part of this module's documented face; _check_labels and
+# _resolve are imported from here by evalbars.analyses.battles.
+from . import logs
+from .align import _finish
+from .cells import STRAY_SHARE, _check_labels  # noqa: F401
+from .columns import ID_NAMES, MODEL_NAME, SCORE_NAMES, _auto_model, _resolve  # noqa: F401
+from ..core.errors import EvalbarsError
+from .layouts import _long, _two_files, _wide
+from .files import is_dataframe, read, sha256
+from .table import name_list, short
+
+SCORE_TYPES = ("auto", "binary", "continuous")
+"""Accepted values of ``score_type``."""
+
+INPUT_FORMATS = logs.INPUT_FORMATS
+"""Accepted values of ``input_format``: ``"auto"``, ``"table"`` and the log formats."""
+
+_LISTED_UNSCORED = 100
+"""How many unscored ids per model the provenance keeps (the count is always exact)."""
+
+
+# --------------------------------------------------------------------------- result
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ItemScores:
+    """Per-item scores of one or more models, aligned by item id.
+
+    Attributes
+    ----------
+    items : tuple of str
+        Item ids, sorted, so the order of input rows never changes any number.
+    models : tuple of str
+        Model names, in the order requested (or the order they appear in the input). With
+        a run column, the scored systems: one ``"model@run"`` per (model, run) pair, model
+        by model, runs in natural order (``"a@2"`` before ``"a@10"``); :attr:`runs` says
+        which is which.
+    scores : ndarray, shape (n_items, n_models)
+        float64, read-only: each item's mean score over its answers (with one answer, the
+        answer); row ``i`` is item ``items[i]``.
+    score_type : str
+        ``"binary"`` (every answer is 0 or 1) or ``"continuous"``.
+    dropped : dict or None
+        With ``intersect=True``: for each model, how many of the items it answered were
+        dropped because another model has no answer for them. None otherwise.
+    source : dict
+        JSON-safe provenance: ``layout``, ``format``, ``columns`` (``item``, ``model``,
+        ``score``, ``models`` (with a run column: the models, not the systems),
+        ``cluster``, ``sample``, ``run``; for two files ``item`` and ``score`` are per-file
+        lists, and so are ``cluster`` and ``sample`` when given, None for a file without
+        that column), ``inputs`` (``path`` and ``sha256`` of each file; None
+        for a DataFrame) and ``n_items_read`` (distinct item ids read, before any
+        intersection). For a harness log, ``layout`` is ``"log"``, ``format`` the log
+        format, ``columns`` says what the items, models, scores, clusters and samples are,
+        ``inputs`` lists every file read, and ``log`` holds ``paths`` (as given),
+        ``reading`` (the choices made, as the report prints them), ``settings`` (the same,
+        per format), ``unscored`` (per model: ``count`` and the first ids of answers left
+        out for want of a score) and ``notes`` (what the report must say).
+    counts : ndarray of int64, shape (n_items, n_models)
+        Read-only: answers per item and model; all 1 without a sample column.
+    sumsq : ndarray, shape (n_items, n_models)
+        float64, read-only: sum of the squared answers per item and model (the sum of the
+        answers is ``scores * counts``).
+    clusters : tuple of str or None
+        The cluster label of each item, aligned with :attr:`items`; None without a
+        cluster column.
+    runs : tuple of (str, str) or None
+        With a run column: ``runs[j] = (model, run)`` for the system ``models[j]``, so
+        the columns of :attr:`scores` are the scored (model, run) systems and
+        ``{m for m, _ in runs}`` are the models (recipes). None without a run column.
+    """
+
+    items: tuple[str, ...]
+    models: tuple[str, ...]
+    scores: np.ndarray
+    score_type: str
+    dropped: dict[str, int] | None
+    source: dict
+    counts: np.ndarray
+    sumsq: np.ndarray
+    clusters: tuple[str, ...] | None
+    runs: tuple[tuple[str, str], ...] | None
+
+    def __repr__(self) -> str:
+        return f"<ItemScores: {self.describe()}>"
+
+    def column(self, model: str) -> np.ndarray:
+        """The scores of ``model``, aligned with :attr:`items` (a read-only view)."""
+        if model not in self.models:
+            raise EvalbarsError(f"unknown model {short(model)}; models: {name_list(self.models)}")
+        return self.scores[:, self.models.index(model)]
+
+    def describe(self) -> str:
+        """One line saying what was read and what was chosen."""
+        src = self.source
+        cols = src["columns"]
+        if src["layout"] == "log":
+            log = src["log"]
+            head = f"{src['format']} log {' + '.join(log['paths'])}"
+            what = f"{log['reading']}, item {cols['item']!r}"
+        else:
+            paths = [inp["path"] if inp["path"] is not None else "DataFrame"
+                     for inp in src["inputs"]]
+            fmt = "" if src["format"] == "dataframe" else f" {src['format']}"
+            head = f"{src['layout']}{fmt} {' + '.join(paths)}"
+            what = self._columns_read()
+        answers = ""
+        if cols["sample"] is not None:
+            low, high = int(self.counts.min()), int(self.counts.max())
+            if low == high:
+                answers = f", {low} answer{'s' if low > 1 else ''} per question"
+            else:
+                answers = (f", {low} to {high} answers per question, "
+                           f"{self.counts.mean():.1f} on average")
+        if self.runs is None:
+            what += ", models " + ", ".join(repr(m) for m in self.models)
+        else:
+            per_model = Counter(model for model, _ in self.runs)
+            what += ", models " + ", ".join(
+                f"{m!r} ({k} run{'s' if k > 1 else ''})" for m, k in per_model.items())
+        kind = "0/1 scores" if self.score_type == "binary" else "continuous scores"
+        text = f"{head}: {what} ({len(self.items)} items, {kind}{answers})"
+        if self.clusters is not None:
+            k = len(set(self.clusters))
+            text += (f", clustered by {_given(cols['cluster'])!r} "
+                     f"({k} cluster{'s' if k > 1 else ''})")
+        if self.dropped is not None:
+            per_model = ", ".join(f"{m!r} {k}" for m, k in self.dropped.items())
+            text += (
+                f"; intersect kept {len(self.items)} of {src['n_items_read']} items "
+                f"(dropped per model: {per_model})"
+            )
+        if src["layout"] == "log":
+            text += "".join(f"; {note}" for note in src["log"]["notes"])
+        return text
+
+    def _columns_read(self) -> str:
+        cols = self.source["columns"]
+        layout = self.source["layout"]
+        if layout == "two-files":
+            items = _same_or_pair(cols["item"])
+            scores = _same_or_pair(cols["score"])
+            what = f"item column {items}, score column {scores}"
+        elif layout == "long":
+            what = (
+                f"item column {cols['item']!r}, model column {cols['model']!r}, "
+                f"score column {cols['score']!r}"
+            )
+        else:
+            what = f"item column {cols['item']!r}"
+        if cols["sample"] is not None:
+            what += f", sample column {_given(cols['sample'])!r}"
+        if cols["run"] is not None:
+            what += f", run column {cols['run']!r}"
+        return what
+
+
+def _same_or_pair(names: Sequence[str]) -> str:
+    a, b = names
+    return repr(a) if a == b else f"{a!r} / {b!r}"
+
+
+def _given(name: str | list) -> str:
+    """The cluster or sample column as passed (two files: from whichever file has it)."""
+    return next(n for n in name if n is not None) if isinstance(name, list) else name
+
+
+# --------------------------------------------------------------------------- load
+
+
+def load(
+    data: Any,
+    data2: Any = None,
+    *,
+    item: str | None = None,
+    model: str | None = None,
+    score: str | None = None,
+    models: Sequence[str] | None = None,
+    score_type: str = "auto",
+    intersect: bool = False,
+    cluster: str | None = None,
+    sample: str | None = None,
+    run: str | None = None,
+    input_format: str = "auto",
+    metric: str | None = None,
+    scorer: str | None = None,
+    qrels: str | None = None,
+) -> ItemScores:
+    """Read per-item scores from a file, DataFrame or harness log and align them by item id.
+
+    Parameters
+    ----------
+    data : str, os.PathLike or pandas.DataFrame
+        A ``.csv``, ``.jsonl`` (``.ndjson``, ``.json-lines``) or ``.parquet`` file (the
+        format comes from the extension), a DataFrame (a named index counts as a column),
+        or a harness log: a file or folder of lm-evaluation-harness, inspect_ai,
+        promptfoo, OpenAI evals, HELM or TREC output, recognised by its name and content
+        (see :mod:`evalbars.io.logs` and docs/logs.md).
+    data2 : same as ``data``, optional
+        A second input: selects the two-file layout, one model per input; for logs, more
+        runs (each run of a log is a model).
+    item : str, optional
+        The item id column. Default: the first column named (any case) id, qid, item,
+        item_id, question_id, example_id, doc_id, sample_id or query_id.
+    model : str, optional
+        The model column; selects the long layout (one row per item and model). Default:
+        the long layout is used when a column is named ``model`` (any case).
+    score : str, optional
+        The score column (long and two-file layouts). Default: the column named score,
+        correct, accuracy, acc or value, else the only numeric column left.
+    models : sequence of str, optional
+        Wide: the model columns (default: every other column holding only numbers,
+        except columns named like an id and the cluster and sample columns). Long: which
+        values of the model column to keep. Two files: names for the two models
+        (default: the file names without extension).
+    score_type : {"auto", "binary", "continuous"}
+        Describes the answers. ``"auto"`` gives ``"binary"`` when every answer is 0 or 1,
+        else ``"continuous"``; but an all-integer column that is at least 99% 0/1 with
+        some other value (a stray 2) is an error. ``"binary"`` rejects anything but 0/1;
+        ``"continuous"`` accepts any finite number.
+    intersect : bool
+        Compare on the items every model has at least one answer for, counting the
+        dropped ones in :attr:`ItemScores.dropped` (an empty score is then no answer).
+        Without it, a missing score is an error.
+    cluster : str, optional
+        The column giving each item's cluster (document, topic, session): labels are
+        strings as written, one per item. Two files: it may be in one file or both.
+    sample : str, optional
+        The column telling apart several sampled answers to the same item by the same
+        model (an epoch or repeat index). Rows with the same item and model and different
+        sample values are answers to one question, reduced to their count, sum and sum
+        of squares; questions may have unequal numbers of answers. Works in every layout
+        (wide: one row per item and sample); two files: it may be in one file or both.
+        Logs bring their own samples (inspect epochs, repeats).
+    run : str, optional
+        The column telling apart independent training runs (seeds) of one model, each
+        scored on the same items: labels as written, like sample values. Each (model,
+        run) pair becomes a system of its own, named ``"model@run"`` in
+        :attr:`ItemScores.models` and described by :attr:`ItemScores.runs`; every check
+        applies per system (every run must answer every item, or ``intersect`` drops the
+        item for all). A model's runs are unrelated to another model's runs of the same
+        label. Wide: one row per item and run, each model column scored per run (a
+        column with no score at all for a run is no system); long: one row per item,
+        model and run; two files: both files need the column. Not for harness logs.
+    input_format : {"auto", "table", "lm-eval", "inspect", "promptfoo", "openai-evals", \
+"helm", "trec"}
+        ``"auto"`` recognises logs by name and content and reads anything else as a table;
+        the others force one reading.
+    metric : str, optional
+        Logs: the per-question metric to compare (lm-eval ``exact_match`` or
+        ``exact_match,flexible-extract``; inspect: the key of dict score values;
+        promptfoo ``success``, ``score`` or a named score; OpenAI evals a key of the
+        match data; HELM a statistic; TREC an ir_measures measure such as ``nDCG@10``).
+        The default of each format is printed in the report.
+    scorer : str, optional
+        inspect logs whose samples have several scorers: the one to compare.
+    qrels : str or os.PathLike, optional
+        TREC: the relevance judgements the run files are scored against.
+
+    Logs map ``cluster`` to a field: ``"task"`` or ``"doc.KEY"`` (lm-eval),
+    ``"metadata.KEY"`` (inspect, promptfoo) or ``"vars.KEY"`` (promptfoo).
+
+    Returns
+    -------
+    ItemScores
+
+    Raises
+    ------
+    EvalbarsError
+        For anything wrong with the input, naming the file, lines or rows, columns and
+        item ids: unknown columns or models, empty or duplicate ids, duplicate (item,
+        model) rows (with a sample column: duplicate (item, model, sample) rows; with a
+        run column: duplicate (item, model, run[, sample]) rows), items
+        assigned to two clusters, empty cluster labels, non-numeric, non-finite or
+        missing scores, a stray value in a 0/1 column, items that some model lacks,
+        malformed files; for logs also unreadable or mismatched logs (two runs whose
+        ``doc_hash`` differ for one item, logs of different tasks, corpus-level metrics,
+        archives that decompress past the size caps).
+
+    Notes
+    -----
+    Item ids, cluster labels and sample values are strings exactly as written ("007" and
+    "7" differ, spaces are kept); integers from JSON, Parquet or a DataFrame become
+    ``str(int)``. Scores may be numbers, numeric strings, booleans or true/false (as
+    1/0); an empty cell or null is a missing score. In a DataFrame, NaN is pandas'
+    missing value and counts as missing; in every other source a NaN or infinite score
+    is an error. Answers are summed in a fixed order (by item, model and sample value),
+    so the order of rows never changes a bit of the result.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from evalbars.io.ingest import load
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "scores.csv"
+    >>> _ = path.write_text("qid,model_a,model_b\\nq2,1,1\\nq1,1,0\\nq3,0,0\\n")
+    >>> data = load(path)
+    >>> data.items, data.models, data.score_type
+    (('q1', 'q2', 'q3'), ('model_a', 'model_b'), 'binary')
+    >>> data.column("model_b")
+    array([0., 1., 0.])
+    >>> data.describe()  # doctest: +ELLIPSIS
+    "wide csv .../scores.csv: item column 'qid', models 'model_a', 'model_b' (3 items, 0/1 scores)"
+
+    Three answers to q1 (epochs 0 to 2) and one to q2, in two topics:
+
+    >>> _ = path.write_text("id,topic,epoch,model,score\\nq1,t1,0,a,1\\nq1,t1,1,a,0\\n"
+    ...                     "q2,t2,0,a,1\\nq1,t1,2,a,1\\n")
+    >>> data = load(path, cluster="topic", sample="epoch")
+    >>> data.scores[:, 0], data.counts[:, 0], data.sumsq[:, 0], data.clusters
+    (array([0.66666667, 1.        ]), array([3, 1]), array([2., 1.]), ('t1', 't2'))
+    >>> data.describe()  # doctest: +ELLIPSIS
+    "long csv ...: ..., sample column 'epoch', models 'a' (2 items, 0/1 scores, 1 to 3 answers per question, 2.0 on average), clustered by 'topic' (2 clusters)"
+
+    A harness log is read the same way, its format recognised (here HELM, two trials of
+    each instance):
+
+    >>> data = load("tests/data/logs/helm/suite_v1")
+    >>> data.models, data.items, data.counts[:, 0]
+    (('eleutherai_pythia-1b', 'openai/gpt2'), ('id0', 'id1', 'id2', 'id3'), array([2, 2, 2, 2]))
+
+    Two training runs (seeds 1 and 2) of recipe a, one of recipe b, on two items:
+
+    >>> _ = path.write_text("id,model,seed,score\\nq1,a,1,1\\nq2,a,1,0\\nq1,a,2,1\\n"
+    ...                     "q2,a,2,1\\nq1,b,7,0\\nq2,b,7,1\\n")
+    >>> data = load(path, run="seed")
+    >>> data.models, data.runs
+    (('a@1', 'a@2', 'b@7'), (('a', '1'), ('a', '2'), ('b', '7')))
+    >>> data.scores
+    array([[1., 1., 0.],
+           [0., 1., 1.]])
+    """
+    models = _check_arguments(item, model, score, models, score_type, intersect, cluster, sample,
+                              run)
+    fmt = _log_format(data, data2, input_format, qrels)
+    if fmt is not None:
+        columns = {"item": item, "model": model, "score": score, "sample": sample, "run": run}
+        options = logs.Options(metric=metric, scorer=scorer, cluster=cluster,
+                               qrels=None if qrels is None else os.fsdecode(os.fspath(qrels)))
+        return _load_log(fmt, [d for d in (data, data2) if d is not None], columns, options,
+                         models, score_type, intersect)
+    for param, value in (("metric", metric), ("scorer", scorer), ("qrels", qrels)):
+        if value is not None:
+            raise EvalbarsError(
+                f"{param}= applies to harness logs, but {_shown(data)} is read as a table "
+                f"(by its extension); name its score column with score= (--score), or force "
+                f"a log format with input_format= (--input-format)")
+    if data2 is not None:
+        if model is not None:
+            raise EvalbarsError(
+                "model= names the model column of the long layout; with two inputs each "
+                "file holds one model: name them with models=['a', 'b'] (--models)"
+            )
+        parts = _two_files(read(data), read(data2), item, score, models, cluster, sample, run)
+    else:
+        table = read(data)
+        cluster_col = _resolve(table, cluster, "cluster") if cluster is not None else None
+        sample_col = _resolve(table, sample, "sample") if sample is not None else None
+        run_col = _resolve(table, run, "run") if run is not None else None
+        model_col = _resolve(table, model, "model") if model is not None else _auto_model(table)
+        if model_col is not None:
+            parts = _long(table, item, model_col, score, models, cluster_col, sample_col,
+                          run_col)
+        else:
+            if score is not None:
+                raise EvalbarsError(
+                    f"score= names the score column of the long layout (one row per item "
+                    f"and model), but {table.label} has no 'model' column: pass model= as "
+                    f"well, or, for one column per model, choose them with models="
+                )
+            parts = _wide(table, item, models, cluster_col, sample_col, run_col)
+    return ItemScores(**_finish(parts, score_type, intersect))
+
+
+def _log_format(data: Any, data2: Any, input_format: str, qrels: Any) -> str | None:
+    """The log format of the inputs, or None to read them as tables."""
+    if input_format not in INPUT_FORMATS:
+        raise EvalbarsError(f"input_format={input_format!r} is not one of "
+                            f"{', '.join(map(repr, INPUT_FORMATS))}")
+    if data is None:
+        raise EvalbarsError("data must be a file path, a directory of logs or a pandas "
+                            "DataFrame; got None")
+    inputs = [d for d in (data, data2) if d is not None]
+    if input_format == "table":
+        return None
+    paths = [d for d in inputs if isinstance(d, (str, os.PathLike)) and not is_dataframe(d)]
+    if len(paths) < len(inputs):
+        if input_format != "auto":
+            raise EvalbarsError(f"input_format={input_format!r} reads log files; a DataFrame "
+                                f"is a table")
+        return None
+    if input_format != "auto":
+        return input_format
+    if qrels is not None:
+        return "trec"
+    found = [logs.detect(os.fsdecode(os.fspath(d))) for d in inputs]
+    if len(set(found)) > 1:
+        kinds = [f"{_shown(d)} is {'a ' + f + ' log' if f else 'a table'}"
+                 for d, f in zip(inputs, found)]
+        raise EvalbarsError(f"{' but '.join(kinds)}; compare inputs of one format, or force "
+                            f"one with input_format= (--input-format)")
+    return found[0]
+
+
+def _shown(data: Any) -> str:
+    return repr(os.fsdecode(os.fspath(data))) if isinstance(data, (str, os.PathLike)) \
+        else "the DataFrame"
+
+
+def _load_log(fmt: str, inputs: list, columns: dict, options: logs.Options,
+              models: list[str] | None, score_type: str, intersect: bool) -> ItemScores:
+    """Read harness logs of format ``fmt``; table column options are an error here."""
+    for param, value in columns.items():
+        if value is not None:
+            raise EvalbarsError(
+                f"{param}= names a column of a table, but the input is a {fmt} log, which "
+                f"says what the {param}s are (docs/logs.md); choose the score with metric= "
+                f"(--metric)")
+    paths = [os.fsdecode(os.fspath(d)) for d in inputs]
+    return _from_answers(logs.read(fmt, paths, options), models, score_type, intersect)
+
+
+def _from_answers(answers: logs.Answers, models: list[str] | None, score_type: str,
+                  intersect: bool) -> ItemScores:
+    """Validate, reduce and align the rows of a harness log as :func:`load` does a table.
+
+    The rows go through the long layout and the same checks as any long table (duplicate
+    answers, items some model lacks, clusters, score types); messages name the log files
+    and the lines, entries or queries of the rows at fault.
+    """
+    names = answers.names()
+    table = answers.table()
+    silent = [m for m in answers.unscored if m not in set(answers.models)]
+    if silent:
+        ids = answers.unscored[silent[0]]
+        raise EvalbarsError(
+            f"model {silent[0]!r} has no scored answer in {answers.label()}: all its "
+            f"{len(ids)} answers are unscored (no score, a null or NaN score, or an error; "
+            f"ids {name_list(list(dict.fromkeys(ids)), 5)})")
+    try:
+        parts = _long(table, names["item"], names["model"], names["score"], models,
+                      names["cluster"], names["sample"])
+        fields = _finish(parts, score_type, intersect)
+    except EvalbarsError as exc:
+        if not answers.unscored:
+            raise
+        raise EvalbarsError(f"{exc} (note: {answers.unscored_text()})") from None
+    unscored = {model: {"count": len(ids), "ids": list(dict.fromkeys(ids))[:_LISTED_UNSCORED]}
+                for model, ids in answers.unscored.items()}
+    notes = list(answers.notes) + ([answers.unscored_text()] if answers.unscored else [])
+    fields["source"].update(
+        layout="log", format=answers.fmt,
+        inputs=[{"path": path, "sha256": sha256(path)} for path in answers.files],
+        log={"paths": list(answers.paths), "reading": answers.reading,
+             "settings": answers.settings, "unscored": unscored, "notes": notes})
+    return ItemScores(**fields)
+
+
+def _check_arguments(
+    item, model, score, models, score_type, intersect, cluster, sample, run
+) -> list[str] | None:
+    if score_type not in SCORE_TYPES:
+        raise EvalbarsError(
+            f"score_type={score_type!r} is not one of {', '.join(map(repr, SCORE_TYPES))}"
+        )
+    for param, value in (("item", item), ("model", model), ("score", score),
+                         ("cluster", cluster), ("sample", sample), ("run", run)):
+        if value is not None and (not isinstance(value, str) or value == ""):
+            raise EvalbarsError(f"{param}= must be a column name (a non-empty str); got {value!r}")
+    if not isinstance(intersect, (bool, np.bool_)):
+        raise EvalbarsError(f"intersect= must be True or False; got {intersect!r}")
+    if models is None:
+        return None
+    if isinstance(models, str):
+        raise EvalbarsError(
+            f"models= must be a list of names, not the string {models!r}; "
+            f"write models=[{models!r}]"
+        )
+    models = list(models)
+    if not models:
+        raise EvalbarsError("models= is empty; give at least one model name, or leave it out")
+    for name in models:
+        if not isinstance(name, str) or name == "":
+            raise EvalbarsError(f"models= must hold non-empty strings; got {name!r}")
+    dups = sorted({m for m in models if models.count(m) > 1})
+    if dups:
+        raise EvalbarsError(f"models= names {name_list(dups)} more than once")
+    return models
+
+
+__all__ = ["ItemScores", "load", "SCORE_TYPES", "ID_NAMES", "SCORE_NAMES"]

@@ -1,0 +1,385 @@
+"""Map the wide, long and two-file layouts onto the canonical long table of answers.
+
+Each layout resolves its columns, checks its labels and scores and hands every answer
+(one score cell) to :func:`evalbars.io.align._finish` as a :class:`~evalbars.io.align._Parts`:
+its item, model, value, row and (with a sample column) sample. Repeated ids, (item,
+model) pairs and (item, sample) pairs are reported here, by the lines they are on. With a
+run column, :func:`evalbars.io.align._split_runs` makes each (model, run) pair a model of its
+own, and :func:`~evalbars.io.align._finish` reports answers repeated within a run.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .align import _item_clusters, _Parts, _runs, _split_runs
+from .cells import (
+    _check_labels,
+    _check_values,
+    _codes,
+    _labels,
+    _parse_scores,
+    _pick,
+    _str_array,
+)
+from .columns import ID_NAMES, _auto_item, _auto_score, _distinct, _resolve
+from ..core.errors import EvalbarsError
+from .table import MAX_LISTED, Table, name_list, short
+
+
+_SAMPLE_HINT = ("pass sample= (--sample COL) if these are several sampled answers per "
+                "question, or run= (evalbars seeds --run COL) if they come from several "
+                "training runs")
+_MODELS_HINT = "; or choose the model columns with models= (--models)"
+
+
+# --------------------------------------------------------------------------- wide
+
+
+def _wide(table: Table, item: str | None, models: list[str] | None,
+          cluster_col: str | None, sample_col: str | None, run_col: str | None = None) -> _Parts:
+    extra = [c for c in (cluster_col, sample_col, run_col) if c is not None]
+    item_col = _resolve(table, item, "item") if item is not None else _auto_item(table, extra)
+    roles = {"item": item_col, "cluster": cluster_col, "sample": sample_col, "run": run_col}
+    _distinct(table, roles)
+    if models is not None:
+        for name in models:
+            if name not in table.names:
+                _resolve(table, name, "models")
+            role = next((k for k, v in roles.items() if v == name), None)
+            if role is not None:
+                raise EvalbarsError(
+                    f"models= includes {name!r}, which is the "
+                    f"{'item id' if role == 'item' else role} column of {table.label}"
+                )
+        model_cols = list(models)
+    else:
+        model_cols = []
+        for name in table.names:
+            if name in roles.values() or name.strip().lower() in ID_NAMES:
+                continue  # the item, cluster, sample, run and id-like columns are not models
+            parsed = _parse_scores(table, name)
+            if parsed.bad.size == 0:
+                model_cols.append(name)
+            elif table.n_rows - parsed.missing.sum() - parsed.bad.size >= parsed.bad.size:
+                # mostly numbers: a model column with typos, not a text column
+                _check_values(table, name, parsed, hint=_MODELS_HINT)
+        if not model_cols:
+            raise EvalbarsError(
+                f"found no model columns in {table.label}: no column besides the item column "
+                f"{item_col!r} holds only numbers; columns: {name_list(table.names)}; "
+                f"name them with models= (--models)"
+            )
+    ids = _str_array(_check_labels(table, item_col, "item id"))
+    samples = sample_names = runs = run_names = None
+    if sample_col is None and run_col is None:
+        order = np.argsort(ids, kind="stable")
+        items = ids[order]
+        _check_unique_ids(table, item_col, ids, order, items)
+        item_of_row = np.empty(len(ids), np.int64)
+        item_of_row[order] = np.arange(len(ids))
+    else:  # one row per (item, run, sample); _finish reports repeats within a run
+        items, item_of_row = np.unique(ids, return_inverse=True)
+        item_of_row = item_of_row.reshape(-1)
+        keys = [item_of_row]
+        if run_col is not None:
+            run_names, run_of_row = _codes(_check_labels(table, run_col, "run label"))
+            keys.insert(0, run_of_row)
+        if sample_col is not None:
+            sample_names, sample_of_row = _codes(_check_labels(table, sample_col, "sample value"))
+            keys.insert(0, sample_of_row)
+        order = np.lexsort(keys)
+        if sample_col is not None:
+            samples = sample_of_row[order]
+        if run_col is None:
+            _check_unique_samples(table, item_col, sample_col, items, item_of_row[order],
+                                  samples, sample_names, order)
+        else:
+            runs = run_of_row[order]
+    values = []
+    for name in model_cols:
+        parsed = _parse_scores(table, name)
+        _check_values(table, name, parsed)
+        values.append(parsed.values[order])
+    n_models = len(model_cols)
+    clusters = None
+    if cluster_col is not None:
+        clusters = _item_clusters(items, [(table, cluster_col, np.arange(len(ids)), item_of_row)])
+    parts = _Parts(
+        layout="wide",
+        fmt=table.fmt,
+        tables=[table] * n_models,
+        score_cols=model_cols,
+        models=model_cols,
+        items=items,
+        columns={"item": item_col, "model": None, "score": None, "models": list(model_cols),
+                 "cluster": cluster_col, "sample": sample_col, "run": run_col},
+        inputs=[table],
+        item_of=np.tile(item_of_row[order], n_models),
+        model_of=np.repeat(np.arange(n_models), len(order)),
+        values=np.concatenate(values),
+        rows=np.tile(order, n_models),
+        samples=None if samples is None else np.tile(samples, n_models),
+        sample_names=sample_names,
+        clusters=clusters,
+        guessed_models=models is None,
+    )
+    if run_col is None:
+        return parts
+    return _split_runs(parts, np.tile(runs, n_models), run_names, skip_empty=True)
+
+
+def _check_unique_samples(table: Table, item_col: str, sample_col: str, items: np.ndarray,
+                          item_of: np.ndarray, samples: np.ndarray, sample_names: list[str],
+                          order: np.ndarray) -> None:
+    """Wide layout: raise naming the (item, sample) pairs on several rows (sorted by both)."""
+    starts, stops = _runs(item_of, samples)
+    if not starts.size:
+        return
+    groups = sorted(zip(starts, stops), key=lambda g: min(table.numbers(order[g[0]:g[1]])))
+    shown = "; ".join(
+        f"item {short(str(items[item_of[a]]))} sample {short(sample_names[samples[a]])} at "
+        f"{table.where(order[a:b])}" for a, b in groups[:MAX_LISTED]
+    )
+    more = f" (and {len(groups) - MAX_LISTED} more)" if len(groups) > MAX_LISTED else ""
+    raise EvalbarsError(
+        f"{len(groups)} (item, sample) pair{'s are' if len(groups) > 1 else ' is'} repeated "
+        f"in columns {item_col!r}, {sample_col!r} of {table.label}: {shown}{more}; each row "
+        f"holds one answer per model, so each (item, sample) pair must appear once"
+    )
+
+
+def _check_unique_ids(
+    table: Table,
+    name: str,
+    ids: np.ndarray,
+    order: np.ndarray,
+    sorted_ids: np.ndarray | None = None,
+    hint: str = _SAMPLE_HINT,
+) -> None:
+    """Raise when a wide or single-model column repeats an id (``ids[order]`` is sorted)."""
+    starts, stops = _runs(ids[order] if sorted_ids is None else sorted_ids)
+    if not starts.size:
+        return
+    groups = [order[a:b] for a, b in zip(starts, stops)]
+    groups.sort(key=lambda rows: min(table.numbers(rows)))
+    shown = "; ".join(f"{short(str(ids[g[0]]))} at {table.where(g)}" for g in groups[:MAX_LISTED])
+    more = ""
+    if len(groups) > MAX_LISTED:
+        more = f" (and {len(groups) - MAX_LISTED} more repeated ids)"
+    raise EvalbarsError(
+        f"{len(groups)} item id{'s are' if len(groups) > 1 else ' is'} repeated in column "
+        f"{name!r} of {table.label}: {shown}{more}; each item must appear once per model "
+        f"({hint})"
+    )
+
+
+# --------------------------------------------------------------------------- long
+
+
+def _long(table: Table, item: str | None, model_col: str, score: str | None,
+          models: list[str] | None, cluster_col: str | None, sample_col: str | None,
+          run_col: str | None = None) -> _Parts:
+    extra = [c for c in (cluster_col, sample_col, run_col) if c is not None]
+    item_col = _resolve(table, item, "item") if item is not None else None
+    taken = [model_col, *extra] + ([item_col] if item_col else [])
+    score_col = _resolve(table, score, "score") if score is not None else _auto_score(table, taken)
+    if item_col is None:
+        item_col = _auto_item(table, exclude=(model_col, score_col, *extra))
+    _distinct(table, {"item": item_col, "model": model_col, "score": score_col,
+                      "cluster": cluster_col, "sample": sample_col, "run": run_col})
+    labels = _labels(table, model_col)[0]
+    if models is None:
+        _check_labels(table, model_col, "model name")
+    index = {name: code for code, name in enumerate(dict.fromkeys(labels))}  # file order
+    codes = np.fromiter(map(index.__getitem__, labels), np.int64, len(labels))
+    present = [m for m in index if m != ""]
+    if models is None:
+        models = present
+    else:
+        unknown = [m for m in models if m not in index]
+        if unknown:
+            raise EvalbarsError(
+                f"unknown model{'s' if len(unknown) > 1 else ''} {name_list(unknown)} (models=): "
+                f"not in column {model_col!r} of {table.label}, which holds {name_list(present)}"
+            )
+    column_of = np.full(len(index), -1, dtype=np.int64)
+    column_of[[index[m] for m in models]] = np.arange(len(models))
+    model_of_row = column_of[codes]
+    rows = np.flatnonzero(model_of_row >= 0)
+    model_of_row = model_of_row[rows]
+
+    ids = _str_array(_check_labels(table, item_col, "item id", rows))[rows]
+    items, item_of_row = np.unique(ids, return_inverse=True)
+    item_of_row = item_of_row.reshape(-1)
+    n_models = len(models)
+    samples = sample_names = None
+    if sample_col is None and run_col is None:
+        where = np.full((len(items), n_models), -1, dtype=np.int64)
+        where[item_of_row, model_of_row] = rows
+        if np.count_nonzero(where >= 0) < rows.size:  # a later row overwrote an earlier one
+            _duplicate_pairs(table, ids, item_of_row * n_models + model_of_row, rows, models,
+                             model_of_row)
+    elif sample_col is not None:
+        sample_names, samples = _codes(
+            _pick(_check_labels(table, sample_col, "sample value", rows), rows))
+    parsed = _parse_scores(table, score_col)
+    _check_values(table, score_col, parsed, rows)
+    clusters = None
+    if cluster_col is not None:
+        clusters = _item_clusters(items, [(table, cluster_col, rows, item_of_row)])
+    parts = _Parts(
+        layout="long",
+        fmt=table.fmt,
+        tables=[table] * n_models,
+        score_cols=[score_col] * n_models,
+        models=list(models),
+        items=items,
+        columns={"item": item_col, "model": model_col, "score": score_col,
+                 "models": list(models), "cluster": cluster_col, "sample": sample_col,
+                 "run": run_col},
+        inputs=[table],
+        item_of=item_of_row,
+        model_of=model_of_row,
+        values=parsed.values[rows],
+        rows=rows,
+        samples=samples,
+        sample_names=sample_names,
+        clusters=clusters,
+    )
+    if run_col is None:
+        return parts
+    run_names, runs = _codes(_pick(_check_labels(table, run_col, "run label", rows), rows))
+    return _split_runs(parts, runs, run_names)
+
+
+def _duplicate_pairs(table: Table, ids: np.ndarray, key: np.ndarray, rows: np.ndarray,
+                     models: list[str], model_of_row: np.ndarray) -> None:
+    """Raise naming the (item, model) pairs that have more than one row."""
+    order = np.argsort(key, kind="stable")
+    starts, stops = _runs(key[order])
+    pairs = [(order[a], rows[order[a:b]]) for a, b in zip(starts, stops)]
+    pairs.sort(key=lambda pair: min(table.numbers(pair[1])))
+    shown = "; ".join(
+        f"item {short(str(ids[k]))} model {short(models[model_of_row[k]])} at {table.where(g)}"
+        for k, g in pairs[:MAX_LISTED]
+    )
+    more = f" (and {len(pairs) - MAX_LISTED} more)" if len(pairs) > MAX_LISTED else ""
+    raise EvalbarsError(
+        f"{len(pairs)} (item, model) pair{'s have' if len(pairs) > 1 else ' has'} more "
+        f"than one row in {table.label}: {shown}{more}; each model must have one row "
+        f"per item ({_SAMPLE_HINT})"
+    )
+
+
+# --------------------------------------------------------------------------- two files
+
+
+def _two_files(first: Table, second: Table, item: str | None, score: str | None,
+               models: list[str] | None, cluster: str | None, sample: str | None,
+               run: str | None = None) -> _Parts:
+    tables = [first, second]
+    if models is not None:
+        if len(models) != 2:
+            raise EvalbarsError(
+                f"with two inputs, models= must give exactly 2 names (one per input); "
+                f"got {len(models)}: {name_list(models)}"
+            )
+        names = list(models)
+    else:
+        stems = [t.stem for t in tables]
+        if None in stems:
+            raise EvalbarsError(
+                "a DataFrame has no file name to call its model by: name the two models "
+                "with models=['a', 'b']"
+            )
+        if stems[0] == stems[1]:
+            raise EvalbarsError(
+                f"both inputs are named {stems[0]!r} ({first.label} and {second.label}): "
+                f"name the two models with models=['a', 'b'] (--models)"
+            )
+        names = stems
+    for param, name in (("cluster", cluster), ("sample", sample)):
+        if name is not None and name not in first.names and name not in second.names:
+            raise EvalbarsError(
+                f"{param}={name!r}: no such column in {first.label} nor in {second.label}; "
+                f"columns: {name_list(first.names)} and {name_list(second.names)}"
+            )
+    for table in tables if run is not None else ():
+        if run not in table.names:
+            raise EvalbarsError(
+                f"run={run!r}: no such column in {table.label}; with two inputs each file "
+                f"needs the run column (one value for a single run); columns: "
+                f"{name_list(table.names)}")
+    item_cols, score_cols, cluster_cols, sample_cols, labels, values = [], [], [], [], [], []
+    sample_labels: list[str] = []
+    run_labels: list[str] = []
+    for table in tables:
+        cluster_col = cluster if cluster in table.names else None
+        sample_col = sample if sample in table.names else None
+        extra = [c for c in (cluster_col, sample_col, run) if c is not None]
+        item_col = _resolve(table, item, "item") if item is not None else _auto_item(table, extra)
+        if score is not None:
+            score_col = _resolve(table, score, "score")
+        else:
+            score_col = _auto_score(table, [item_col, *extra])
+        _distinct(table, {"item": item_col, "score": score_col, "cluster": cluster_col,
+                          "sample": sample_col, "run": run})
+        these = _check_labels(table, item_col, "item id")
+        if run is not None:
+            run_labels += _check_labels(table, run, "run label")
+        if sample_col is None and run is None:
+            ids = _str_array(these)
+            order = np.argsort(ids, kind="stable")
+            hint = _SAMPLE_HINT if sample is None else \
+                f"{table.label} has no sample column {sample!r}"
+            _check_unique_ids(table, item_col, ids, order, hint=hint)
+        elif sample_col is not None:
+            sample_labels += _check_labels(table, sample_col, "sample value")
+        parsed = _parse_scores(table, score_col)
+        _check_values(table, score_col, parsed)
+        item_cols.append(item_col)
+        score_cols.append(score_col)
+        cluster_cols.append(cluster_col)
+        sample_cols.append(sample_col)
+        labels.append(these)
+        values.append(parsed.values)
+    sizes = [len(these) for these in labels]
+    items, item_of = np.unique(_str_array(labels[0] + labels[1]), return_inverse=True)
+    item_of = item_of.reshape(-1)
+    per_file = np.split(item_of, [sizes[0]])
+    samples = sample_names = None
+    if sample is not None:
+        sample_names, codes = _codes(sample_labels)
+        samples = np.full(sum(sizes), -1, np.int64)
+        samples[np.repeat([col is not None for col in sample_cols], sizes)] = codes
+    clusters = None
+    if cluster is not None:
+        clusters = _item_clusters(items, [
+            (table, col, np.arange(size), mine)
+            for table, col, size, mine in zip(tables, cluster_cols, sizes, per_file)
+            if col is not None
+        ])
+    fmt = first.fmt if first.fmt == second.fmt else f"{first.fmt}+{second.fmt}"
+    parts = _Parts(
+        layout="two-files",
+        fmt=fmt,
+        tables=tables,
+        score_cols=score_cols,
+        models=names,
+        items=items,
+        columns={"item": item_cols, "model": None, "score": score_cols, "models": names,
+                 "cluster": None if cluster is None else cluster_cols,
+                 "sample": None if sample is None else sample_cols, "run": run},
+        inputs=tables,
+        item_of=item_of,
+        model_of=np.repeat([0, 1], sizes),
+        values=np.concatenate(values),
+        rows=np.concatenate([np.arange(size) for size in sizes]),
+        samples=samples,
+        sample_names=sample_names,
+        clusters=clusters,
+    )
+    if run is None:
+        return parts
+    run_names, runs = _codes(run_labels)
+    return _split_runs(parts, runs, run_names)

@@ -1,0 +1,294 @@
+"""inspect_ai logs: ``.eval`` archives and ``.json`` logs.
+
+A ``.eval`` log is a zip archive: ``header.json`` (or, for a run that did not finish,
+``_journal/start.json``) holds the eval spec and ``samples/<id>_epoch_<n>.json`` one scored
+sample each; a ``.json`` log holds the same as one document with a ``samples`` list. A
+folder is read as every log in it.
+
+- **model**: ``eval.model`` of the header; two logs of one model are told apart by their
+  creation times (``openai/gpt-4o-mini@2025-02-11T15:18:04-05:00``);
+- **item**: the sample ``id``; the **sample** is its ``epoch``, so several epochs of a
+  question are averaged into one item, never counted as separate questions;
+- **score**: ``scores[<scorer>].value``, the scorer chosen with ``scorer=`` (``--scorer``)
+  when the samples have several. ``C`` (correct) is 1, ``I`` (incorrect) 0, ``P``
+  (partial) 0.5 and ``N`` (no answer) 0; booleans, numbers and numeric strings are taken
+  as they are; a dict value needs ``metric=`` to pick one of its keys;
+- **unscored**: a sample whose scorer is missing, whose value is null or NaN, or that
+  ended in an error carries no score: it is left out and the report counts it with its
+  ids (it is never counted as 0);
+- **cluster**: ``cluster="metadata.KEY"``, a field of each sample's metadata.
+
+All logs read must be of one task. Zip entries are read with caps on their decompressed
+size (:mod:`evalbars.io.logs._zip`).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from ...core.errors import EvalbarsError
+from ..table import name_list, short
+from . import _json
+from ._answers import Answers, Options, Run, field_path, label, name_runs, number, reject, text
+from ._zip import Archive
+
+FORMAT = "inspect"
+
+LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
+"""Inspect's letter grades: correct, incorrect, partial, no answer."""
+
+_ENTRY = ("entry", "entries")
+_ELEMENT = ("", "")
+
+
+def is_log(obj: Any) -> bool:
+    """True for a parsed inspect ``.json`` log (or ``header.json``)."""
+    return isinstance(obj, dict) and isinstance(obj.get("eval"), dict) and "version" in obj \
+        and "model" in obj["eval"] and "task" in obj["eval"]
+
+
+def looks_like_log(head: bytes) -> bool:
+    """True when the first bytes of a ``.json`` file look like an inspect log's header."""
+    return bool(re.search(rb'"eval"\s*:\s*\{', head) and re.search(rb'"version"\s*:', head))
+
+
+@dataclass
+class _Sample:
+    key: str  # where: a zip entry, or samples[k]
+    id: Any
+    epoch: Any
+    scores: Any
+    metadata: Any
+    error: Any
+
+
+@dataclass
+class _Log:
+    path: str
+    spec: dict  # the header: eval, status, results
+    samples: list[_Sample]
+
+
+def read(paths: list[str], options: Options) -> Answers:
+    """Read inspect logs from files or folders (see the module).
+
+    Examples
+    --------
+    >>> from evalbars.io.logs import Options, inspectai
+    >>> answers = inspectai.read(["tests/data/logs/inspect/epochs_b.eval"], Options())
+    >>> answers.items[:4], answers.samples[:4], answers.scores[:4]
+    (['1', '1', '2', '2'], ['1', '2', '1', '2'], [1.0, 1.0, 0.0, 1.0])
+    """
+    reject(FORMAT, options, ("metric", "scorer"), clusters=True)
+    cluster = None
+    if options.cluster is not None:
+        try:
+            cluster = field_path(options.cluster, ("metadata",))[1]
+        except ValueError:
+            raise EvalbarsError(f"cluster={options.cluster!r}: inspect samples are clustered "
+                                f"by a field of their metadata, 'metadata.KEY'") from None
+    logs = [_read_log(path, doc) for given in paths for path, doc in _log_files(given)]
+    tasks = {log.path: text(log.spec["eval"].get("task")) for log in logs}
+    if len(set(tasks.values())) > 1:
+        raise EvalbarsError(
+            "the logs are of different tasks (" + ", ".join(
+                f"{t!r} in {p!r}" for p, t in tasks.items()) + "); compare logs of one task")
+    scorer = _scorer(logs, options.scorer)
+    names = name_runs([Run(text(log.spec["eval"].get("model")), _labels(log)) for log in logs])
+    answers = Answers(FORMAT, list(paths), item_name="sample id", score_name=scorer,
+                      cluster_name=options.cluster, sample_name="epoch")
+    for log, name in zip(logs, names):
+        if not any(isinstance(s.scores, dict) and scorer in s.scores for s in log.samples):
+            raise EvalbarsError(
+                f"no sample of {log.path!r} has a score from scorer {scorer!r} (was the eval "
+                f"run with --no-score? score it with 'inspect score')")
+        index = answers.file(log.path, _ENTRY if log.path.endswith(".eval") else _ELEMENT)
+        for sample in log.samples:
+            _add(answers, index, log.path, name, sample, scorer, options.metric, cluster)
+    _describe(answers, logs, scorer, options)
+    return answers
+
+
+# --------------------------------------------------------------------------- files
+
+
+def _log_files(path: str) -> Iterator[tuple[str, Any]]:
+    """(path, parsed document or None) of each log: ``path`` itself, or those under it.
+
+    The ``.json`` files of a folder are parsed once here, to keep the inspect logs.
+    """
+    if not os.path.isdir(path):
+        yield path, None
+        return
+    found = False
+    for root, dirs, files in os.walk(path):
+        dirs.sort()
+        for name in sorted(files):
+            full = os.path.join(root, name)
+            doc = _json.peek(full, keep=False) if name.endswith(".json") else None
+            if name.endswith(".eval") or is_log(doc):
+                found = True
+                yield full, doc
+    if not found:
+        raise EvalbarsError(f"found no inspect logs (.eval or .json) under {path!r}")
+
+
+def _read_log(path: str, doc: Any) -> _Log:
+    if path.endswith(".eval"):
+        return _read_eval(path)
+    if doc is None:
+        doc = _json.load(path)
+    if not is_log(doc):
+        raise EvalbarsError(f"{path!r} is not an inspect log (no 'eval' spec with a task "
+                            f"and a model)")
+    samples = doc.get("samples")
+    if not isinstance(samples, list) or not samples:
+        raise EvalbarsError(f"the inspect log {path!r} holds no samples (was it written "
+                            f"with --no-log-samples?)")
+    return _Log(path, doc, [_sample(s, f"samples[{k}]", path) for k, s in enumerate(samples)])
+
+
+def _read_eval(path: str) -> _Log:
+    with Archive(path) as archive:
+        names = archive.names()
+        head = "header.json" if "header.json" in names else "_journal/start.json"
+        if head not in names:
+            raise EvalbarsError(f"{path!r} has neither header.json nor _journal/start.json: "
+                                f"it is not an inspect .eval log")
+        spec = _parse(archive.read(head), head, path)
+        if not is_log(spec):
+            raise EvalbarsError(f"{head} of {path!r} holds no eval spec with a task and a "
+                                f"model")
+        entries = [n for n in names if n.startswith("samples/") and n.endswith(".json")]
+        if not entries:
+            raise EvalbarsError(f"the inspect log {path!r} holds no samples (was it written "
+                                f"with --no-log-samples?)")
+        samples = [_sample(_parse(archive.read(n), n, path), repr(n), path) for n in entries]
+    return _Log(path, spec, samples)
+
+
+def _parse(raw: bytes, entry: str, path: str) -> Any:
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        raise EvalbarsError(f"entry {entry!r} of {path!r} is not valid JSON ({exc})") from None
+
+
+def _sample(obj: Any, key: str, path: str) -> _Sample:
+    if not isinstance(obj, dict) or "id" not in obj:
+        raise EvalbarsError(f"{key} of {path!r} is not an inspect sample (no id)")
+    return _Sample(key, obj["id"], obj.get("epoch", 1), obj.get("scores"),
+                   obj.get("metadata"), obj.get("error"))
+
+
+def _labels(log: _Log) -> tuple[str, ...]:
+    spec = log.spec["eval"]
+    return tuple(str(spec.get(k) or "") for k in ("created", "run_id", "task_id")) + \
+        (os.path.basename(log.path),)
+
+
+# --------------------------------------------------------------------------- scores
+
+
+def _scorer(logs: list[_Log], wanted: str | None) -> str:
+    found: dict[str, None] = {}
+    for log in logs:
+        for sample in log.samples:
+            if isinstance(sample.scores, dict):
+                found.update(dict.fromkeys(sample.scores))
+    if wanted is not None:
+        if wanted not in found:
+            raise EvalbarsError(f"no sample has a score from scorer {wanted!r} (scorer=); "
+                                f"scorers: {name_list(found)}")
+        return wanted
+    if not found:
+        raise EvalbarsError(
+            f"no sample of {name_list([log.path for log in logs])} has a score (was the eval "
+            f"run with --no-score? score it with 'inspect score')")
+    if len(found) > 1:
+        raise EvalbarsError(f"the samples have {len(found)} scorers, {name_list(found)}: "
+                            f"choose one with scorer= (--scorer)")
+    return next(iter(found))
+
+
+def _add(answers: Answers, index: int, path: str, model: str, sample: _Sample, scorer: str,
+         metric: str | None, cluster: str | None) -> None:
+    item = label(sample.id)
+    if item is None:
+        raise EvalbarsError(f"sample id {short(sample.id)} at {sample.key} of {path!r} is not "
+                            f"a string or an integer")
+    epoch = label(sample.epoch)
+    if epoch is None:
+        raise EvalbarsError(f"epoch {short(sample.epoch)} at {sample.key} of {path!r} is not "
+                            f"an integer")
+    score = None
+    if sample.error is None and isinstance(sample.scores, dict):
+        entry = sample.scores.get(scorer)
+        if entry is not None:
+            score = _value(entry.get("value") if isinstance(entry, dict) else None, metric,
+                           scorer, f"{sample.key} of {path!r}")
+    if score is None:
+        answers.skip(model, item)
+        return
+    group = None
+    if cluster is not None:
+        meta = sample.metadata
+        group = label(meta.get(cluster)) if isinstance(meta, dict) else None
+        if group is None:
+            raise EvalbarsError(f"cluster='metadata.{cluster}': the sample at {sample.key} of "
+                                f"{path!r} has no string or integer metadata {cluster!r}")
+    answers.add(item, model, score, index, sample.key, cluster=group, sample=epoch)
+
+
+def _value(value: Any, metric: str | None, scorer: str, where: str) -> float | None:
+    """A score value as a float, or None when unscored."""
+    if isinstance(value, dict):
+        if metric is None:
+            raise EvalbarsError(f"scorer {scorer!r} gives several values per sample "
+                                f"({name_list(value)}, at {where}): choose one with metric= "
+                                f"(--metric)")
+        return _value(value.get(metric), None, scorer, where)
+    if metric is not None:
+        raise EvalbarsError(f"metric={metric!r} picks a key of dict score values, but scorer "
+                            f"{scorer!r} gives {short(value)} at {where}")
+    if isinstance(value, str) and value.strip() in LETTERS:
+        return LETTERS[value.strip()]
+    if isinstance(value, list):
+        raise EvalbarsError(f"scorer {scorer!r} gives a list at {where}: evalbars needs one "
+                            f"number per sample")
+    try:
+        return number(value)
+    except ValueError:
+        raise EvalbarsError(f"score {short(value)} of scorer {scorer!r} at {where} is not C, "
+                            f"I, P, N, a number or a boolean") from None
+
+
+# --------------------------------------------------------------------------- report
+
+
+def _describe(answers: Answers, logs: list[_Log], scorer: str, options: Options) -> None:
+    how = "chosen" if options.scorer else "the only scorer"
+    key = f", key {options.metric!r}" if options.metric else ""
+    answers.reading = (f"task {logs[0].spec['eval'].get('task')!r}, scorer {scorer!r} "
+                       f"({how}{key}; C=1, P=0.5, I=N=0), epochs averaged per question")
+    reducers = {}
+    for log in logs:
+        config = log.spec["eval"].get("config") or {}
+        reducer = config.get("epochs_reducer") if isinstance(config, dict) else None
+        if reducer:
+            reducers[log.path] = reducer
+        status = log.spec.get("status")
+        if status not in (None, "success"):
+            answers.notes.append(f"{log.path!r} has status {status!r}: the run did not finish")
+    answers.settings = {"task": logs[0].spec["eval"].get("task"), "scorer": scorer,
+                        "metric": options.metric, "epochs_reducer": reducers or None,
+                        "status": {log.path: log.spec.get("status") for log in logs}}
+    odd = sorted({", ".join(map(text, r)) if isinstance(r, list) else text(r)
+                  for r in reducers.values()} - {"mean"})
+    if odd:
+        answers.notes.append(f"inspect reduced epochs with {' / '.join(odd)}; evalbars "
+                             f"averages each question's epochs")
+

@@ -1,0 +1,361 @@
+"""What a file report shows, as format-neutral sections: the layout every file renderer reads.
+
+:func:`sections` turns a report document into titled :class:`Section` s of paragraphs,
+:class:`Table` s of plain-text cells and :class:`Svg` figures; the HTML page
+(:mod:`evalbars.report.files.html`), the Markdown file (:mod:`evalbars.report.files.markdown`) and
+the LaTeX table (:mod:`evalbars.report.files.latex`) each escape and lay out the same sections,
+so every format shows the same numbers. Known kinds (``ci``, ``compare``, ``gate``,
+``leaderboard``, ``passk``, ``power``) get their own tables; any other key, or any other
+kind, is shown as generic tables, so a field added later is displayed, never a crash.
+
+Examples
+--------
+>>> import evalbars
+>>> doc = evalbars.compare("examples/lesson_pair.csv", n_resamples=2000).to_dict()
+>>> [section.title for section in sections(doc)][:4]
+['Figure', 'Scores', 'Difference model_b \u2212 model_a', 'Agreement']
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import format as fmt
+from .figure import figure_for
+from ..labels import (
+    digits,
+    fixed,
+    interval_text,
+    level,
+    number_text,
+    percent_like,
+    scalar,
+    share,
+)
+from ..text.scores import agreement_line, difference_rows, model_rows, p_value_rows
+from ..text.power import grid_table, input_rows, pilot_line, result_rows
+
+__all__ = ["Section", "Svg", "Table", "generic_blocks", "heading", "sections"]
+
+
+@dataclass(frozen=True)
+class Table:
+    """Plain-text cells; every renderer escapes them for its own format."""
+
+    header: list[str] | None
+    rows: list[list[str]]
+
+
+@dataclass(frozen=True)
+class Section:
+    """A titled part of a report: paragraphs (str), :class:`Table` s and SVG figures.
+
+    ``core`` is True when the kind's own text and Markdown renderer already shows it.
+    """
+
+    title: str
+    blocks: tuple
+    core: bool = True
+
+
+@dataclass(frozen=True)
+class Svg:
+    """An inline SVG figure, built with every text escaped, and its caption."""
+
+    markup: str
+    caption: str
+
+
+TITLES = {"clustered": "Clustered questions", "samples": "Several answers per question",
+          "seeds": "Training seeds (runs)", "equivalence": "Non-inferiority and equivalence"}
+"""Section titles of optional keys; any other key is titled after itself."""
+
+_ALWAYS = {"schema_version", "kind", "statement", "warnings", "provenance", "settings"}
+_HANDLED = {
+    "ci": {"n_items", "score_type", "models", "dropped"},
+    "compare": {"n_items", "score_type", "models", "dropped", "difference", "agreement",
+                "tests", "equivalence"},
+    "leaderboard": {"n_items", "score_type", "models", "dropped", "baseline", "correction",
+                    "pairs", "groups"},
+    "passk": {"models", "a", "b", "difference"},
+    "power": {"solved_for", "n", "gap", "power", "alpha", "design", "method", "inputs",
+              "achieved_power", "n_unrounded", "exact_mcnemar_power", "design_effect",
+              "effective_n", "n_clusters", "grid", "pilot"},
+    "gate": {"comparison", "message", "decision", "exit_status", "baseline", "candidate",
+             "max_regression", "estimate", "equivalence"},
+}
+"""Top-level keys each kind's builder shows; every other key gets a generic section."""
+
+
+def _flat(value: dict, prefix: str = "") -> dict:
+    """A nested dict as one level with dotted keys."""
+    out = {}
+    for key, item in value.items():
+        if isinstance(item, dict) and item:
+            out.update(_flat(item, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = item
+    return out
+
+
+def generic_blocks(value: object) -> list:
+    """Blocks showing any JSON value: a key/value table, a table of rows, or a line."""
+    if isinstance(value, dict):
+        return [Table(None, [[key, scalar(item)] for key, item in _flat(value).items()])]
+    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        rows = [_flat(v) for v in value]
+        header = list(dict.fromkeys(key for row in rows for key in row))
+        return [Table(header, [[scalar(row.get(key)) for key in header] for row in rows])]
+    return [scalar(value)]
+
+
+def _scores_sections(doc: dict) -> list[Section]:
+    unit = "%" if percent_like(doc) else "score units"
+    table = Table(*model_rows(doc, digits(doc)))
+    return [Section("Scores", (f"{level(doc)} intervals, {unit}; the first interval is the "
+                               "default.", table))] + _structure_sections(doc)
+
+
+def _structure_sections(doc: dict) -> list[Section]:
+    """Clustering and sampled answers, where models (or the difference) carry them."""
+    se = lambda x: number_text(doc, x, 2)  # noqa: E731
+    out = []
+    units = [(m["name"], m) for m in doc.get("models", []) if isinstance(m.get("clustered"), dict)]
+    difference = doc.get("difference")
+    if isinstance(difference, dict) and isinstance(difference.get("clustered"), dict):
+        units.append((f"{difference['b']} \u2212 {difference['a']} (paired)", difference))
+    if units:
+        rows = []
+        for name, unit in units:
+            c = unit["clustered"]
+            ratio = c["se"] / c["se_naive"] if c.get("se") and c.get("se_naive") else None
+            rows.append([name, se(c.get("se")), se(c.get("se_cr0")), se(c.get("se_naive")),
+                         "n/a" if ratio is None else f"{ratio:.2f}x", fixed(c.get("icc"), 3),
+                         fixed(c.get("design_effect"), 2),
+                         fixed(c.get("design_effect_approx"), 2),
+                         fixed(c.get("effective_n"), 0)])
+        n_clusters = scalar(units[0][1]["clustered"].get("n_clusters"))
+        out.append(Section(TITLES["clustered"], (
+            f"{n_clusters} clusters: each cluster, not each question, is an independent unit. "
+            "Standard errors in the units of the scores; the design effect is how many times "
+            "clustering inflates the variance.",
+            Table(["", "clustered SE (CR1)", "CR0", "naive SE", "ratio", "ICC", "design effect",
+                   "1 + (m \u2212 1) ICC", "effective n"], rows)), core=False))
+    sampled = [m for m in doc.get("models", []) if isinstance(m.get("samples"), dict)]
+    if sampled:
+        counts = [k.get("answers") for k in sampled[0]["samples"].get("se_by_answers", [])]
+        rows = [[m["name"], se(m["samples"].get("se"))]
+                + [se(k.get("se")) for k in m["samples"].get("se_by_answers", [])]
+                + [se(m["samples"].get("se_floor")),
+                   fixed(m["samples"].get("question_equivalent"), 1)]
+                for m in sampled]
+        out.append(Section(TITLES["samples"], (
+            "Question noise against sampling noise: the standard error with the answers "
+            "collected (now), with K answers per question, and with infinitely many (question "
+            "noise only); worth: how many times as many questions answered once.",
+            Table(["model", "now"] + [f"K = {k}" for k in counts] + ["K = \u221e", "worth (x)"],
+                  rows)), core=False))
+    return out
+
+
+def _compare_sections(doc: dict) -> list[Section]:
+    out = _scores_sections(doc)
+    difference, score_type = doc["difference"], doc["score_type"]
+    gap = number_text(doc, difference["estimate"], digits(doc), sign=True)
+    unit = " points" if score_type == "binary" else ""
+    blocks: list = [f"Gap {gap}{unit}, paired on the same questions ({level(doc)} intervals).",
+                    Table(["method", f"{level(doc)} interval"],
+                          difference_rows(doc, digits(doc)))]
+    ratio = difference.get("width_ratio_unpaired_to_paired")
+    if ratio is not None:
+        blocks.append(f"Pairing made the interval {ratio:.1f}x narrower than the unpaired one.")
+    out.append(Section(f"Difference {difference['b']} \u2212 {difference['a']}", tuple(blocks)))
+    out.append(Section("Agreement", _agreement_blocks(doc)))
+    out.append(Section("Tests (two-sided)",
+                       (Table(["test", "statistic", "p"], p_value_rows(doc)),)))
+    if isinstance(doc.get("equivalence"), dict):
+        out.append(_equivalence_section(doc, doc["equivalence"]))
+    return out
+
+
+def _agreement_blocks(doc: dict) -> tuple:
+    """The 2x2 table of right and wrong for 0/1 scores; the summary line otherwise."""
+    agreement, a, b = doc["agreement"], doc["difference"]["a"], doc["difference"]["b"]
+    if doc["score_type"] != "binary" or agreement.get("both") is None:
+        return (agreement_line(doc),)
+    cells = [scalar(agreement[key]) for key in ("both", "a_only", "b_only", "neither")]
+    correlation = agreement.get("correlation")
+    return (Table(["", f"{b} right", f"{b} wrong"],
+                  [[f"{a} right", cells[0], cells[1]], [f"{a} wrong", cells[2], cells[3]]]),
+            f"The models disagree on {scalar(agreement['a_only'] + agreement['b_only'])} "
+            f"questions; per-question correlation "
+            f"{'n/a' if correlation is None else format(correlation, '.2f')}.")
+
+
+def _equivalence_section(doc: dict, eq: dict) -> Section:
+    interval = eq.get("interval") or {}
+    d = digits(doc)
+    rows = [["margin", number_text(doc, eq.get("margin"), d)],
+            ["deciding interval",
+             f"{interval_text(doc, interval.get('low'), interval.get('high'), d, True)} "
+             f"({share(interval.get('level'))} level)"],
+            ["non-inferiority p", scalar(eq.get("non_inferiority_p"))],
+            ["equivalence (TOST) p", scalar(eq.get("tost_p"))],
+            ["decision", scalar(eq.get("decision"))],
+            ["questions needed", scalar(eq.get("n_needed"))]]
+    return Section(TITLES["equivalence"], (Table(None, rows),), core=False)
+
+
+def _leaderboard_sections(doc: dict) -> list[Section]:
+    d, first = digits(doc), doc["models"][0]["intervals"][0]["method"]
+    rows = []
+    for model in sorted(doc["models"], key=lambda m: m.get("rank", 0)):
+        head = model["intervals"][0]
+        ranks = (f"{model.get('rank_low')} to {model.get('rank_high')}"
+                 if model.get("rank_low") != model.get("rank_high") else str(model.get("rank_low")))
+        rows.append([scalar(model.get("rank")), model["name"], number_text(doc, model["mean"], d),
+                     interval_text(doc, head["low"], head["high"], d), ranks,
+                     share(model.get("p_best"))])
+    out = [Section("Ranking", (f"{level(doc)} intervals; the rank interval bounds the rank over "
+                               "bootstrap resamples.",
+                               Table(["rank", "model", "mean", first, "rank interval", "P(best)"],
+                                     rows)))] + _structure_sections(doc)
+    pairs = []
+    for pair in doc.get("pairs") or []:
+        head = pair["intervals"][0]
+        pairs.append([f"{pair['b']} \u2212 {pair['a']}",
+                      number_text(doc, pair["estimate"], d, True),
+                      interval_text(doc, head["low"], head["high"], d, True),
+                      scalar(pair.get("test")), scalar(pair.get("p_value")),
+                      scalar(pair.get("p_adjusted"))])
+    correction = doc.get("correction") or {}
+    if pairs:
+        tests = correction.get("n_tests")
+        note = (f"p-values adjusted by {scalar(correction.get('method'))} over {scalar(tests)} "
+                f"test{'' if tests == 1 else 's'} ({scalar(correction.get('family'))}).")
+        out.append(Section("Pairs", (note, Table(["pair", "gap", "interval", "test", "p",
+                                                   "p adjusted"], pairs))))
+    groups = doc.get("groups") or []
+    if groups:
+        out.append(Section("Places the data cannot separate",
+                           tuple(", ".join(group) for group in groups)))
+    return out
+
+
+def _passk_sections(doc: dict) -> list[Section]:
+    settings = doc["settings"]
+    rows = [[model["name"], f"pass@{row['k']}", number_text(doc, row["estimate"], 1),
+             interval_text(doc, row["low"], row["high"], 1), number_text(doc, row["shortcut"], 1)]
+            for model in doc["models"] for row in model["pass_at_k"]]
+    note = (f"{level(doc)} intervals ({scalar(settings.get('method'))}, resampling "
+            f"{scalar(settings.get('resample'))}); the shortcut {scalar(settings.get('shortcut'))}"
+            " is biased low and shown for contrast only.")
+    out = [Section("pass@k (%)", (note, Table(["model", "k", "estimate", "interval",
+                                               "shortcut"], rows)))]
+    if doc.get("difference"):
+        gaps = [[f"pass@{row['k']}", number_text(doc, row["estimate"], 1, True),
+                 interval_text(doc, row["low"], row["high"], 1, True)] for row in doc["difference"]]
+        out.append(Section(f"Difference {doc['b']} \u2212 {doc['a']} (points)",
+                           (Table(["k", "gap", "interval"], gaps),)))
+    return out
+
+
+def _power_sections(doc: dict) -> list[Section]:
+    out = [Section("Inputs", (Table(None, input_rows(doc)),)),
+           Section("Result", (Table(None, result_rows(doc)),))]
+    if doc.get("grid"):
+        header, rows, notes = grid_table(doc)
+        out.append(Section("Questions needed per gap", (Table(header, rows), *notes)))
+    if doc.get("pilot"):
+        out.append(Section("Pilot", (pilot_line(doc),)))
+    return out
+
+
+def _gate_sections(doc: dict) -> list[Section]:
+    comparison = doc.get("comparison") or {}
+    out = _compare_sections(comparison) if comparison.get("kind") == "compare" else []
+    if isinstance(doc.get("equivalence"), dict) and "equivalence" not in comparison:
+        out.append(_equivalence_section(comparison or doc, doc["equivalence"]))
+    return out
+
+
+def _models_sections(doc: dict) -> list[Section]:
+    """Any other kind's models with intervals: estimate, default interval, other fields."""
+    models = [m for m in doc["models"] if isinstance(m, dict) and m.get("intervals")]
+    d, first = digits(doc), models[0]["intervals"][0].get("method")
+    extra = [key for key in dict.fromkeys(k for m in models for k in m)
+             if key not in ("name", "mean", "rating", "intervals")
+             and not any(isinstance(m.get(key), (dict, list)) for m in models)]
+    rows = [[scalar(m.get("name")), number_text(doc, m.get("mean", m.get("rating")), d),
+             interval_text(doc, m["intervals"][0].get("low"), m["intervals"][0].get("high"), d)]
+            + [scalar(m.get(key)) for key in extra] for m in models]
+    return [Section("Models", (f"{level(doc)} intervals.",
+                               Table(["model", "estimate", scalar(first)] + extra, rows)))]
+
+
+_BUILDERS = {"ci": _scores_sections, "compare": _compare_sections,
+             "leaderboard": _leaderboard_sections, "passk": _passk_sections,
+             "power": _power_sections, "gate": _gate_sections}
+
+
+def _provenance_section(doc: dict) -> Section:
+    provenance = dict(doc.get("provenance") or {})
+    rows = [[key, scalar(value)] for key, value in (doc.get("settings") or {}).items()]
+    rows += [["evalbars version", scalar(provenance.pop("version", None))]]
+    if "seed" in provenance and "seed" not in (doc.get("settings") or {}):
+        rows.append(["seed", scalar(provenance["seed"])])
+    provenance.pop("seed", None)
+    for item in provenance.pop("inputs", None) or []:
+        if isinstance(item, dict):
+            rows.append([f"input {scalar(item.get('path'))}",
+                         f"sha256 {scalar(item.get('sha256'))}"])
+    source = provenance.pop("source", None)
+    if isinstance(source, dict) and source.get("description"):
+        rows.append(["read", scalar(source["description"])])
+    rows += [[key, scalar(value)] for key, value in _flat(provenance).items()]
+    return Section("Provenance", (Table(None, rows),), core=False)
+
+
+def sections(doc: dict) -> list[Section]:
+    """The report's layout: the figure, the kind's tables, every other key, provenance.
+
+    The statement, title and warnings are not sections; see :func:`heading` and
+    :func:`evalbars.report.files.html.render_html`.
+    """
+    kind = doc.get("kind")
+    out = []
+    figure = figure_for(doc)
+    if figure is not None:
+        out.append(Section("Figure", (Svg(*figure),)))
+    handled = _ALWAYS | _HANDLED.get(kind, set())
+    if kind in _BUILDERS:
+        out += _BUILDERS[kind](doc)
+    elif isinstance(doc.get("models"), list) and any(
+            isinstance(m, dict) and m.get("intervals") for m in doc["models"]):
+        out += _models_sections(doc)
+        handled = handled | {"models"}
+    for key, value in doc.items():
+        if key not in handled and value is not None:
+            out.append(Section(TITLES.get(key, key.replace("_", " ").capitalize()),
+                               tuple(generic_blocks(value)), core=False))
+    out.append(_provenance_section(doc))
+    return out
+
+
+def heading(doc: dict) -> tuple[str, str]:
+    """The report's title and the line under it: questions, score type, what was read."""
+    kind = scalar(doc.get("kind", "report"))
+    target = doc.get("comparison") if kind == "gate" else doc
+    parts = []
+    if isinstance(target, dict):
+        if isinstance(target.get("n_items"), int):
+            parts.append(f"{fmt.count(target['n_items'])} questions")
+        if target.get("score_type"):
+            parts.append("0/1 scores" if target["score_type"] == "binary"
+                         else f"{scalar(target['score_type'])} scores")
+        description = ((target.get("provenance") or {}).get("source") or {}).get("description")
+        if description:
+            parts.append(f"read: {scalar(description)}")
+        if target.get("dropped"):
+            dropped = ", ".join(f"{k} {scalar(v)}" for k, v in target["dropped"].items())
+            parts.append(f"--intersect dropped items present for one model only: {dropped}")
+    return f"evalbars {kind}", " \u00b7 ".join(parts)

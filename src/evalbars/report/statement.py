@@ -1,0 +1,210 @@
+"""The result statement: one paragraph, written the way a careful paper writes it.
+
+Pure functions of the report document (the dict of ``to_dict()``), so every renderer
+shows the same words.
+"""
+from __future__ import annotations
+
+from scipy.special import ndtri
+
+from . import format as fmt
+from ..stats.equivalence import INTERVAL_WORDS
+
+_METHOD_WORDS = {
+    "wilson": "Wilson", "t": "t", "clt": "CLT", "wald": "Wald",
+    "paired-bootstrap-percentile": "paired bootstrap", "newcombe": "Newcombe",
+    "cluster-cr1": "clustered CR1", "paired-cluster-cr1": "paired clustered CR1",
+}
+_TEST_WORDS = {
+    "mcnemar-exact": "exact McNemar", "sign-flip": "sign-flip permutation",
+    "cluster-sign-flip": "cluster sign-flip permutation",
+}
+UNMEASURED = ("Each model was scored once per question, no training seeds were varied and "
+              "no question clusters were given, so these intervals reflect question "
+              "sampling only.")
+
+
+def _unmeasured(doc: dict) -> str:
+    """The last sentence: which noise the intervals include, and which they leave out."""
+    model = doc["models"][0]
+    clustered, sampled = model.get("clustered"), model.get("samples")
+    if clustered is None and sampled is None:
+        return UNMEASURED
+    column = doc.get("provenance", {}).get("source", {}).get("columns", {}).get("cluster")
+    by = f" by {column}" if column else ""
+    sentences = []
+    if sampled is not None:
+        answers = sampled["answers"]
+        if answers["min"] == answers["max"]:
+            how_many = f"{answers['min']} times"
+        else:
+            how_many = f"{answers['mean']:.1f} times on average ({answers['min']} to " \
+                       f"{answers['max']})"
+        sentences.append(
+            f"Each question was answered {how_many} and is scored by the average of its "
+            "answers; the intervals resample questions together with their answers, so they "
+            "include sampling noise as well as question noise.")
+    if clustered is not None:
+        sentences.append(
+            f"Questions were treated as clustered{by} ({fmt.count(clustered['n_clusters'])} "
+            "clusters): the headline intervals and test take whole clusters as the independent "
+            "units, allowing for questions of one cluster rising and falling together.")
+    sentences.append("No training seeds were varied" + (
+        "." if clustered is not None else " and no question clusters were given."))
+    return " ".join(sentences)
+
+
+def _headline(intervals: list[dict]) -> dict:
+    return intervals[0]
+
+
+def _score_phrase(model: dict, score_type: str, level: float, first: bool) -> str:
+    interval = _headline(model["intervals"])
+    digits = fmt.decimals_for(score_type, interval["high"] - interval["low"])
+    unit = "%" if score_type == "binary" else ""
+    ends = (f"{fmt.value(interval['low'], score_type, digits)} to "
+            f"{fmt.value(interval['high'], score_type, digits)}")
+    mean = fmt.value(model["mean"], score_type, digits) + unit
+    if first:
+        method = _METHOD_WORDS.get(interval["method"], interval["method"])
+        return f"{model['name']} scored {mean} ({level:.0%} CI {ends}, {method})"
+    return f"{model['name']} {mean} ({ends})"
+
+
+def _scores_sentence(doc: dict) -> str:
+    level = doc["settings"]["confidence_level"]
+    phrases = [_score_phrase(m, doc["score_type"], level, i == 0)
+               for i, m in enumerate(doc["models"])]
+    listed = phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " and " + phrases[-1]
+    return f"On this {fmt.count(doc['n_items'])}-question evaluation set, {listed}."
+
+
+def ci_statement(doc: dict) -> str:
+    """The statement for per-model scores.
+
+    >>> doc = {"n_items": 500, "score_type": "binary",
+    ...        "settings": {"confidence_level": 0.95, "n_resamples": 10000, "seed": 0},
+    ...        "models": [{"name": "A", "mean": 0.732, "intervals": [
+    ...            {"method": "wilson", "low": 0.6917, "high": 0.7689}]}]}
+    >>> ci_statement(doc).split(".")[0]
+    'On this 500-question evaluation set, A scored 73'
+    """
+    return _scores_sentence(doc) + " " + _unmeasured(doc)
+
+
+def _minimum_detectable_gap(sd_diff: float, n: int, alpha: float, power: float = 0.8) -> float:
+    """Normal-approximation gap a two-sided paired test detects with this power."""
+    return (ndtri(1 - alpha / 2) + ndtri(power)) * sd_diff / n**0.5
+
+
+def _disagreement_sentence(doc: dict, test: dict) -> str:
+    a, b = doc["difference"]["a"], doc["difference"]["b"]
+    agreement = doc["agreement"]
+    p = f"{_TEST_WORDS.get(test['name'], test['name'])} p {fmt.p_value(test['p_value'])}"
+    if "n_resamples" in test:
+        p += f", {fmt.count(test['n_resamples'])} resamples"
+    if "a_only" in agreement:
+        total = agreement["a_only"] + agreement["b_only"]
+        return (f"The models disagreed on {fmt.count(total)} questions, with {b} correct on "
+                f"{fmt.count(agreement['b_only'])} and {a} on {fmt.count(agreement['a_only'])} "
+                f"({p}).")
+    return (f"{b} scored higher on {fmt.count(agreement['wins'])} questions and {a} on "
+            f"{fmt.count(agreement['losses'])}, with {fmt.count(agreement['ties'])} ties ({p}).")
+
+
+def compare_statement(doc: dict) -> str:
+    """The statement for a paired comparison (see seed 000, "What a careful result looks like").
+
+    A gap whose interval includes zero is reported as undecided, with the smallest gap
+    the data could have detected; it is never called equivalence.
+    """
+    level = doc["settings"]["confidence_level"]
+    score_type = doc["score_type"]
+    difference = doc["difference"]
+    a, b = difference["a"], difference["b"]
+    interval = _headline(difference["intervals"])
+    method = _METHOD_WORDS.get(interval["method"], interval["method"])
+    resamples = doc["settings"]["n_resamples"]
+    gap = difference["estimate"]
+    unit = " points" if score_type == "binary" else ""
+    digits = fmt.decimals_for(score_type, interval["high"] - interval["low"])
+    winner, loser, low, high, shown = b, a, interval["low"], interval["high"], gap
+    if gap < 0:
+        winner, loser, low, high, shown = a, b, -interval["high"], -interval["low"], -gap
+    ends = (f"{fmt.value(low, score_type, digits, sign=True)} to "
+            f"{fmt.value(high, score_type, digits, sign=True)}")
+    how = f"{method} {level:.0%} CI {ends}"
+    if interval["method"].startswith("paired-bootstrap"):
+        how += f", {fmt.count(resamples)} resamples"
+    if interval["method"] == "newcombe":
+        agreement = doc["agreement"]
+        differ = agreement["a_only"] + agreement["b_only"]
+        how += (f", chosen because {'only ' if differ else ''}{differ} "
+                f"question{'' if differ == 1 else 's'} had one model right and the other "
+                "wrong, too few for the paired bootstrap")
+    models_by_name = {m["name"]: m for m in doc["models"]}
+    ordered = dict(doc, models=[models_by_name[b], models_by_name[a]])
+    sentences = [_scores_sentence(ordered),
+                 "Because both models answered the same questions, we compare them on "
+                 "per-question differences:"]
+    excludes_zero = interval["low"] > 0 or interval["high"] < 0
+    size = fmt.value(shown, score_type, digits)
+    if excludes_zero:
+        sentences[-1] += f" {winner} outperforms {loser} by {size}{unit} ({how})."
+    else:
+        sentences[-1] += (f" {winner} is ahead of {loser} by {size}{unit} ({how}), an interval "
+                          "that includes zero, so these data cannot tell which model is better.")
+    test = doc["tests"][0]
+    sentences.append(_disagreement_sentence(doc, test))
+    alpha = 1 - level
+    if excludes_zero != (test["p_value"] < alpha):
+        sentences.append("The interval and the test disagree at this level: the evidence is "
+                         "borderline.")
+    sd_diff = difference["sd"]
+    if not excludes_zero and sd_diff is not None and doc["n_items"] > 1:
+        mde = _minimum_detectable_gap(sd_diff, doc["n_items"], alpha)
+        sentences.append(
+            f"This is not evidence that the models are equivalent: with "
+            f"{fmt.count(doc['n_items'])} questions and this much disagreement, the comparison "
+            f"had 80% power only for gaps of about {fmt.value(mde, score_type, digits)}{unit} "
+            "or more.")
+    if "equivalence" in doc:
+        sentences.append(equivalence_sentence(doc))
+    sentences.append(_unmeasured(doc))
+    return " ".join(sentences)
+
+
+def equivalence_sentence(doc: dict) -> str:
+    """The decision of the non-inferiority / equivalence tests, in words.
+
+    A margin is judged from the (1 - 2 alpha) interval; "the data cannot rule out a loss
+    of x" is said whenever the interval reaches below minus the margin.
+    """
+    result = doc["equivalence"]
+    score_type = doc["score_type"]
+    a, b = doc["difference"]["a"], doc["difference"]["b"]
+    interval = result["interval"]
+    digits = fmt.decimals_for(score_type, interval["high"] - interval["low"])
+    unit = " points" if score_type == "binary" else ""
+    margin = fmt.value(result["margin"], score_type, digits)
+    kind = INTERVAL_WORDS.get(interval.get("method", "paired-t"), "")  # older documents: t
+    ends = (f"{interval['level']:.0%} {kind}CI of the gap "
+            f"{fmt.value(interval['low'], score_type, digits, sign=True)} to "
+            f"{fmt.value(interval['high'], score_type, digits, sign=True)}")
+    decision = result["decision"]
+    if decision == "equivalent":
+        return (f"Within a margin of \u00b1{margin}{unit} the models are equivalent ({ends}, inside "
+                f"the margin; TOST p {fmt.p_value(result['tost_p'])}).")
+    if decision == "non-inferior":
+        return (f"{b} is not worse than {a} by more than {margin}{unit} ({ends}; "
+                f"non-inferiority p {fmt.p_value(result['non_inferiority_p'])}).")
+    if decision == "inferior":
+        return f"{b} is worse than {a} by more than {margin}{unit} ({ends})."
+    loss = fmt.value(-interval["low"], score_type, digits)
+    sentence = (f"The data cannot rule out a loss of up to {loss}{unit} for {b} against {a} "
+                f"({ends}), more than the margin of {margin}{unit}")
+    if result["n_needed"] is not None:
+        sentence += (f"; about {fmt.count(result['n_needed'])} questions would be needed to "
+                     f"show a loss of at most {margin}{unit} (80% power, if the models are "
+                     "truly equal)")
+    return sentence + "."

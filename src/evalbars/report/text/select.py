@@ -1,0 +1,141 @@
+"""Renderers for ``select`` documents: pure functions of the JSON.
+
+Rounding happens here and only here; the document keeps full precision.
+"""
+from __future__ import annotations
+
+from .. import format as fmt
+from .blocks import closing_lines, markdown_closing, md_table, source_lines, table
+
+
+def _digits(doc: dict) -> int:
+    head = doc["candidates"][0]["intervals"][0]
+    return fmt.decimals_for(doc["score_type"], head["high"] - head["low"])
+
+
+def _gain(doc: dict, x: float | None, digits: int) -> str:
+    return fmt.value(x, doc["score_type"], digits, sign=True)
+
+
+def _ends(doc: dict, interval: dict, digits: int) -> str:
+    return fmt.ends(interval, doc["score_type"], digits, sign=True)
+
+
+def _unit(doc: dict) -> str:
+    return " points" if doc["score_type"] == "binary" else ""
+
+
+def _heading(doc: dict) -> str:
+    kind = "0/1 scores" if doc["score_type"] == "binary" else "continuous scores"
+    n = len(doc["candidates"])
+    return (f"{fmt.count(doc['n_items'])} questions, {kind}, {n} candidate"
+            f"{'' if n == 1 else 's'} against {doc['baseline']}")
+
+
+def _split_line(doc: dict) -> str | None:
+    split = doc["split"]
+    if split is None:
+        return None
+    if split["method"] == "column":
+        line = (f"split: choose on {split['column']!r} = {split['select_on']!r} "
+                f"({fmt.count(split['n_select'])} questions), confirm on "
+                f"{split['confirm_on']!r} ({fmt.count(split['n_confirm'])} questions)")
+        if split["n_unused"]:
+            line += f"; {fmt.count(split['n_unused'])} questions with other values unused"
+        return line
+    return (f"split: {split['holdout']:g} of the {split['unit']} held out at random (seed "
+            f"{doc['settings']['seed']}): choose on {fmt.count(split['n_select'])} questions, "
+            f"confirm on {fmt.count(split['n_confirm'])}")
+
+
+def _candidate_table(doc: dict, digits: int) -> tuple[list[str], list[list[str]]]:
+    first = doc["candidates"][0]
+    shown = (0, len(first["intervals"]) - 1)  # the one-at-a-time and the simultaneous
+    header = (["candidate", "gain"] + [first["intervals"][k]["method"] for k in shown]
+              + ["disagree", f"{first['test']} p", f"{doc['correction']['method']} p"])
+    rows = [[c["name"], _gain(doc, c["estimate"], digits)]
+            + [_ends(doc, c["intervals"][k], digits) for k in shown]
+            + [f"{c['disagreement']:.1%}", fmt.p_cell(c["p_value"]), fmt.p_cell(c["p_adjusted"])]
+            for c in doc["candidates"]]
+    return header, rows
+
+
+def _curse_rows(doc: dict, digits: int) -> list[list[str]]:
+    null, adjusted, n = doc["null_best"], doc["adjusted_gain"], len(doc["candidates"])
+    unit = _unit(doc)
+    return [
+        ["best observed gain", f"{doc['winner']} "
+                               f"{_gain(doc, doc['candidates'][0]['estimate'], digits)}{unit}"],
+        [f"best of {n} with no true effect",
+         f"{_gain(doc, null['mean'], digits)}{unit} on average, 95th percentile "
+         f"{_gain(doc, null['p95'], digits)}"],
+        ["selection-aware p (one-sided)",
+         f"{fmt.p_cell(null['p_value'])} (\u00b1{null['mc_error']:.1g}, "
+         f"{fmt.count(null['n_resamples'])} resamples)"],
+        ["adjusted gain of the winner",
+         f"{_gain(doc, adjusted['estimate'], digits)}{unit} ({adjusted['method']}, "
+         f"curse {_gain(doc, adjusted['bias'], digits)})"],
+    ]
+
+
+def _confirm_rows(doc: dict, digits: int) -> tuple[str, list[list[str]]]:
+    confirm = doc["confirm"]
+    level = f"{doc['settings']['confidence_level']:.0%}"
+    title = (f"Held-out confirmation, the result: {confirm['winner']} \u2212 {doc['baseline']}"
+             f" on {fmt.count(confirm['n_items'])} questions not used for choosing "
+             f"({level} intervals)")
+    rows = [[m["name"], fmt.value(m["mean"], doc["score_type"], digits)
+             + ("%" if doc["score_type"] == "binary" else "")] for m in confirm["models"]]
+    rows.append(["gain", _gain(doc, confirm["estimate"], digits) + _unit(doc)])
+    rows += [[i["method"] + (" (for contrast)" if i["method"] == "unpaired-wald" else ""),
+              _ends(doc, i, digits)] for i in confirm["intervals"]]
+    p = fmt.p_cell(confirm["p_value"])
+    if "mc_error" in confirm:
+        p += f" (\u00b1{confirm['mc_error']:.1g})"
+    rows.append([f"{confirm['test']} p", p])
+    return title, rows
+
+
+def _titles(doc: dict) -> tuple[str, str]:
+    level = f"{doc['settings']['confidence_level']:.0%}"
+    units = "points" if doc["score_type"] == "binary" else "score units"
+    correction = doc["correction"]
+    where = "the selection questions" if doc["split"] is not None else "all questions"
+    return (f"Candidates against {doc['baseline']}, on {where} ({level} intervals, {units};"
+            f" p-values {correction['method']}-adjusted over {correction['n_tests']} tests)",
+            f"The winner's curse ({len(doc['candidates'])} candidates)")
+
+
+def render_text(doc: dict, width: int = 92) -> str:
+    """The terminal report: candidates, the winner's curse, the held-out result, the statement."""
+    digits = _digits(doc)
+    lines = [f"evalbars select: {_heading(doc)}"]
+    lines += source_lines(doc)
+    split = _split_line(doc)
+    if split:
+        lines.append(split)
+    candidates_title, curse_title = _titles(doc)
+    lines += ["", candidates_title] + table(*_candidate_table(doc, digits))
+    lines += ["", curse_title] + table(None, _curse_rows(doc, digits))
+    if doc["confirm"] is not None:
+        title, rows = _confirm_rows(doc, digits)
+        lines += ["", title] + table(None, rows)
+    lines += closing_lines(doc, width)
+    return "\n".join(lines) + "\n"
+
+
+def render_markdown(doc: dict) -> str:
+    """Markdown for a pull-request comment: the statement, then the tables."""
+    digits = _digits(doc)
+    candidates_title, curse_title = _titles(doc)
+    lines = [f"### evalbars select: {_heading(doc)}", "", doc["statement"], ""]
+    split = _split_line(doc)
+    if split:
+        lines += [split, ""]
+    if doc["confirm"] is not None:
+        title, rows = _confirm_rows(doc, digits)
+        lines += [f"**{title}**", ""] + md_table(["", "value"], rows) + [""]
+    lines += [f"**{curse_title}**", ""] + md_table(["", "value"], _curse_rows(doc, digits))
+    lines += ["", f"**{candidates_title}**", ""] + md_table(*_candidate_table(doc, digits))
+    lines += markdown_closing(doc)
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,374 @@
+"""The validated design of a power calculation, and the solvers for n, gap and power.
+
+:func:`_plan` checks a design's inputs once (naming the parameter, the expectation and
+the value) and returns a :class:`_Plan`, which knows the per-question variance of the
+compared gap (with :func:`sampled_variance` for several sampled answers per question,
+times the design effect) and the power of its method at any n and gap.
+:func:`_n_for` and :func:`_gap_for` invert that power; :mod:`evalbars.analyses.power` is the
+public face.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from scipy.special import ndtr, ndtri
+
+from ..core.errors import EvalbarsError
+from .mcnemar_power import _mcnemar
+from .power_checks import _count, _pct, _real
+
+if TYPE_CHECKING:
+    from ..analyses.pilot import Pilot
+
+
+DESIGNS = ("paired", "unpaired", "clustered")
+"""Accepted values of ``design``."""
+
+METHODS = {"paired": ("normal", "mcnemar-exact"), "unpaired": ("normal", "cohen-h"),
+           "clustered": ("normal", "cohen-h")}
+"""Methods of each design; the first is the default."""
+
+_MAX_N = 10**9
+"""Largest n searched for the exact McNemar test."""
+
+
+# --- the variance-split standard error (several sampled answers per question) ---------
+
+
+def sampled_variance(*, between_variance: float, within_variance: float,
+                     samples: float) -> float:
+    """Variance of one question's score averaged over ``samples`` sampled answers.
+
+    Parameters
+    ----------
+    between_variance : float
+        Variance over questions of the true per-question score (question noise).
+    within_variance : float
+        Mean variance of one sampled answer around its question's true score (sampling
+        noise); for 0/1 scores with accuracy p it is ``p(1 - p) - between_variance``.
+    samples : int or math.inf
+        Answers sampled per question; ``math.inf`` gives the floor, question noise only.
+
+    Notes
+    -----
+    ``between_variance + within_variance / samples``: the law of total variance with the
+    K answers to a question independent given the question (seed 000, "Two kinds of noise").
+
+    Examples
+    --------
+    >>> round(sampled_variance(between_variance=0.05, within_variance=0.16, samples=5), 3)
+    0.082
+    """
+    between = _real(between_variance, "between_variance", "a variance >= 0", lambda x: x >= 0)
+    within = _real(within_variance, "within_variance", "a variance >= 0", lambda x: x >= 0)
+    if samples != math.inf:
+        _count(samples, "samples", "a positive integer or math.inf")
+    return between + within / samples
+
+
+def sampled_se(n: int, *, accuracy: float, between_variance: float, samples: float) -> float:
+    """Standard error of a mean 0/1 score over n questions with K sampled answers each.
+
+    Parameters
+    ----------
+    n : int
+        Questions.
+    accuracy : float
+        Mean accuracy p; one answer has variance ``p(1 - p)`` around the mean.
+    between_variance, samples
+        As in :func:`sampled_variance`; the within variance is ``p(1 - p) - between``.
+
+    Notes
+    -----
+    ``SE = sqrt((Var(p_i) + mean(p_i (1 - p_i)) / K) / n)`` with
+    ``mean(p_i (1 - p_i)) = p(1 - p) - Var(p_i)``. Seed 000's example: 500 questions,
+    accuracy 70%, ``Var(p_i) = 0.05``: 2.0 points at K = 1, 1.3 at K = 5, 1.0 at K = inf.
+
+    Examples
+    --------
+    >>> [round(100 * sampled_se(500, accuracy=0.7, between_variance=0.05, samples=k), 1)
+    ...  for k in (1, 5, math.inf)]
+    [2.0, 1.3, 1.0]
+    """
+    n = _count(n, "n", "a positive integer (questions)")
+    p = _real(accuracy, "accuracy", "a fraction between 0 and 1", lambda x: 0 <= x <= 1)
+    between = _real(between_variance, "between_variance", "a variance >= 0", lambda x: x >= 0)
+    if between > p * (1 - p):
+        raise EvalbarsError(f"between_variance must be at most accuracy * (1 - accuracy) = "
+                            f"{p * (1 - p):.6g}, the variance it is part of; got {between!r}")
+    variance = sampled_variance(between_variance=between, within_variance=p * (1 - p) - between,
+                                samples=samples)
+    return math.sqrt(variance / n)
+
+
+# --- the normal approximation ---------------------------------------------------------
+
+
+def _z_power(delta: float, alpha: float) -> float:
+    """Power of the two-sided z test at standardized effect ``delta`` (both tails)."""
+    z = -ndtri(alpha / 2)
+    return float(ndtr(delta - z) + ndtr(-z - delta))
+
+
+def _required_delta(power: float, alpha: float) -> float:
+    """The standardized effect at which the two-sided z test has this power."""
+    from scipy.optimize import brentq  # imported when a plan is solved, not with the module
+
+    top = -ndtri(alpha / 2) + ndtri(power)
+    return brentq(lambda d: _z_power(d, alpha) - power, 0.0, top, xtol=1e-14)
+
+
+# --- the validated design -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """Validated inputs of one design: everything except n, gap and power."""
+
+    design: str
+    method: str
+    alpha: float
+    paired: bool
+    disagreement: float | None
+    baseline: float | None
+    variance: float | None
+    design_effect: float
+    cluster_size: float | None
+    icc: float | None
+    samples: int | None
+    between_variance: float | None
+
+    def totals(self, gap: float) -> list[float]:
+        """Single-answer variance of each compared arm (one for a paired design)."""
+        if self.variance is not None:
+            return [self.variance] * (1 if self.paired else 2)
+        if self.paired:
+            return [self.disagreement - gap ** 2]
+        return [p * (1 - p) for p in (self.baseline, self.baseline + gap)]
+
+    def unit_variance(self, gap: float) -> float:
+        """Variance of one question's contribution to the compared gap, times the DE."""
+        totals = self.totals(gap)
+        if self.samples is not None:
+            totals = [sampled_variance(between_variance=self.between_variance,
+                                       within_variance=t - self.between_variance,
+                                       samples=self.samples) for t in totals]
+        return self.design_effect * sum(totals)
+
+    def gap_problem(self, gap: float) -> str | None:
+        """Why this gap is impossible for the design, or None."""
+        if self.disagreement is not None and gap > self.disagreement:
+            return (f"gap {gap!r} is impossible with disagreement {self.disagreement!r}: B gains "
+                    f"at most one point per question on which the models differ, so the gap "
+                    f"cannot exceed the disagreement rate")
+        if self.baseline is not None and self.baseline + gap > 1:
+            return f"gap {gap!r} from baseline {self.baseline!r} would put model B above 100%"
+        if self.samples is not None and min(self.totals(gap)) < self.between_variance:
+            return (f"gap {gap!r} leaves a per-question variance of {min(self.totals(gap)):.6g}, "
+                    f"less than between_variance {self.between_variance!r}, which is part of it")
+        return None
+
+    def max_gap(self) -> float:
+        """The largest possible gap (inf when the variance does not depend on it)."""
+        if self.variance is not None:
+            return math.inf
+        v = self.between_variance or 0.0
+        if self.paired:
+            return min(self.disagreement, math.sqrt(self.disagreement - v))
+        return min(1.0, (1 + math.sqrt(1 - 4 * v)) / 2) - self.baseline
+
+    def power(self, n: float, gap: float) -> float:
+        """Power of the plan's method at n questions (per model) and this gap."""
+        if self.method == "mcnemar-exact":
+            return _mcnemar(int(n), self.disagreement, gap, self.alpha)
+        if self.method == "cohen-h":
+            return _z_power(self.cohen_h(gap) * math.sqrt(n / (2 * self.design_effect)),
+                            self.alpha)
+        variance = self.unit_variance(gap)
+        return _z_power(gap * math.sqrt(n / variance), self.alpha) if variance > 0 else 1.0
+
+    def cohen_h(self, gap: float) -> float:
+        p_a, p_b = self.baseline, self.baseline + gap
+        return 2 * (math.asin(math.sqrt(p_b)) - math.asin(math.sqrt(p_a)))
+
+    def describe(self, pilot: Pilot | None) -> str:
+        """Words for the comparison, e.g. 'a paired comparison with 10% disagreement'."""
+        source = ""
+        if pilot is not None:
+            count = f"{pilot.n_items:,}"
+            article = "an" if count[0] == "8" or count.split(",")[0] in ("11", "18") else "a"
+            source = f" (from {article} {count}-question pilot)"
+        if self.disagreement is not None:
+            text = f"a paired comparison with {_pct(self.disagreement)} disagreement{source}"
+        elif self.baseline is not None:
+            text = f"an unpaired comparison from a {_pct(self.baseline)} baseline{source}"
+        else:
+            kind = "difference " if self.paired else ""
+            text = (f"{'a paired' if self.paired else 'an unpaired'} comparison with per-question "
+                    f"{kind}variance {self.variance:.4g}{source}")
+        if self.icc is not None:
+            text += (f" on clusters of {self.cluster_size:g} questions (ICC {self.icc:g}: "
+                     f"design effect {self.design_effect:.3g})")
+        elif self.design == "clustered":
+            text += f" on clustered questions (design effect {self.design_effect:.3g})"
+        if self.samples is not None:
+            text += (f", sampling {self.samples} answers per question (between-question "
+                     f"variance {self.between_variance:.3g}),")
+        return text
+
+
+def _clustering(design: str, given: dict) -> tuple[float, float | None, float | None]:
+    """(design effect, cluster size, icc) from the clustering inputs."""
+    named = [k for k in ("icc", "cluster_size", "design_effect") if given[k] is not None]
+    if design != "clustered":
+        if named:
+            flags = " and ".join(f"{k} (--{k.replace('_', '-')})" for k in named)
+            raise EvalbarsError(f"{flags} {'applies' if len(named) == 1 else 'apply'} only to "
+                                f"the clustered design (--design clustered); got "
+                                f"design={design!r}")
+        return 1.0, None, None
+    size = given["cluster_size"]
+    if size is not None:
+        size = _real(size, "cluster_size", "at least 1 (questions per cluster)", lambda x: x >= 1)
+    if given["design_effect"] is not None:
+        if given["icc"] is not None:
+            raise EvalbarsError(f"give design_effect, or icc with cluster_size, not both; got "
+                                f"design_effect={given['design_effect']!r}, icc={given['icc']!r}")
+        return _real(given["design_effect"], "design_effect", "at least 1",
+                     lambda x: x >= 1), size, None
+    if given["icc"] is None:
+        raise EvalbarsError("the clustered design needs design_effect (--design-effect), or icc "
+                            "with cluster_size (--icc, --cluster-size)")
+    rho = _real(given["icc"], "icc", "between 0 and 1", lambda x: 0 <= x <= 1)
+    if size is None:
+        raise EvalbarsError(f"icc={rho!r} needs cluster_size (--cluster-size): the design "
+                            f"effect is 1 + (cluster_size - 1) * icc")
+    return 1 + (size - 1) * rho, size, rho
+
+
+def _plan(design: object, method: object, alpha: object, given: dict) -> _Plan:
+    if design not in DESIGNS:
+        raise EvalbarsError(f"design must be one of {', '.join(map(repr, DESIGNS))}; "
+                            f"got {design!r}")
+    alpha = _real(alpha, "alpha", "between 0 and 1 (exclusive)", lambda x: 0 < x < 1)
+    method = METHODS[design][0] if method is None else method
+    if method not in METHODS[design]:
+        raise EvalbarsError(f"method must be one of {', '.join(map(repr, METHODS[design]))} for "
+                            f"the {design} design; got {method!r}")
+    effect, size, rho = _clustering(design, given)
+    d, p, v = given["disagreement"], given["baseline"], given["variance"]
+    paired = design == "paired" or (design == "clustered" and p is None)
+    if paired:
+        if p is not None:
+            raise EvalbarsError("baseline is not used by a paired comparison: its variance "
+                                "depends only on the disagreement rate")
+        if (d is None) == (v is None):
+            raise EvalbarsError(f"a paired comparison needs disagreement (share of questions the "
+                                f"models differ on, 0/1 scores) or variance (of the per-question "
+                                f"difference), exactly one; got disagreement={d!r}, "
+                                f"variance={v!r}")
+    elif d is not None:
+        raise EvalbarsError("disagreement is for paired comparisons and baseline for unpaired "
+                            "ones (in the clustered design, baseline makes it unpaired); give one")
+    elif (p is None) == (v is None):
+        raise EvalbarsError(f"an unpaired comparison needs baseline (model A's accuracy) or "
+                            f"variance (of one model's per-question score), exactly one; got "
+                            f"baseline={p!r}, variance={v!r}")
+    if d is not None:
+        d = _real(d, "disagreement", "a fraction in (0, 1]", lambda x: 0 < x <= 1)
+    if p is not None:
+        p = _real(p, "baseline", "a fraction between 0 and 1 (exclusive)", lambda x: 0 < x < 1)
+    if v is not None:
+        v = _real(v, "variance", "a positive number", lambda x: x > 0)
+    k, between = given["samples"], given["between_variance"]
+    if (k is None) != (between is None):
+        raise EvalbarsError(f"samples and between_variance go together (the variance splits into "
+                            f"question and sampling noise); got samples={k!r}, "
+                            f"between_variance={between!r}")
+    if k is not None:
+        k = _count(k, "samples", "a positive integer (answers sampled per question)")
+        between = _real(between, "between_variance", "a variance >= 0", lambda x: x >= 0)
+    if method == "mcnemar-exact" and (d is None or k is not None):
+        raise EvalbarsError("method 'mcnemar-exact' needs 0/1 scores with one answer per "
+                            "question: give disagreement and leave out samples")
+    if method == "cohen-h" and (p is None or k is not None):
+        raise EvalbarsError("method 'cohen-h' compares two independent proportions: give "
+                            "baseline and leave out samples")
+    plan = _Plan(design, method, alpha, paired, d, p, v, effect, size, rho, k, between)
+    if k is not None and min(plan.totals(0.0)) < between:
+        raise EvalbarsError(f"between_variance must be at most the per-question variance it is "
+                            f"part of, {min(plan.totals(0.0)):.6g}; got {between!r}")
+    return plan
+
+
+# --- solving --------------------------------------------------------------------------
+
+
+def _n_for(plan: _Plan, gap: float, power: float) -> tuple[int, float | None]:
+    """(n rounded up, unrounded n or None) reaching this power at this gap."""
+    if plan.method == "mcnemar-exact":
+        return _smallest_exact_n(plan, gap, power), None
+    delta = _required_delta(power, plan.alpha)
+    if plan.method == "cohen-h":
+        exact = 2 * plan.design_effect * delta ** 2 / plan.cohen_h(gap) ** 2
+    else:
+        exact = delta ** 2 * plan.unit_variance(gap) / gap ** 2
+    if plan.cluster_size is None:
+        return max(1, math.ceil(exact)), exact
+    clusters = max(1, math.ceil(exact / plan.cluster_size))
+    return math.ceil(clusters * plan.cluster_size), exact
+
+
+def _smallest_exact_n(plan: _Plan, gap: float, power: float) -> int:
+    """Bisection for n with exact power(n) >= power > exact power(n - 1)."""
+    normal = replace(plan, method="normal")
+    lo, hi = 0, max(1, _n_for(normal, gap, power)[0])
+    while hi > _MAX_N or plan.power(hi, gap) < power:
+        if hi > _MAX_N:
+            raise EvalbarsError(f"the exact McNemar test does not reach power {power!r} at gap "
+                                f"{gap!r} with up to {_MAX_N:,} questions")
+        lo, hi = hi, 2 * hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if plan.power(mid, gap) >= power else (mid, hi)
+    return hi
+
+
+def _gap_for(plan: _Plan, n: int, power: float) -> float:
+    """The smallest gap detected with this power at n."""
+    top = plan.max_gap()
+    if plan.method == "normal" and top == math.inf:
+        return _required_delta(power, plan.alpha) * math.sqrt(plan.unit_variance(0.0) / n)
+    if plan.power(n, top) < power:
+        raise EvalbarsError(f"no gap reaches power {power!r} with n={n}: even the largest "
+                            f"possible gap, {top:.6g}, is detected with power "
+                            f"{plan.power(n, top):.4g}")
+    from scipy.optimize import brentq
+
+    return brentq(lambda g: plan.power(n, g) - power, 0.0, top, xtol=1e-13)
+
+
+def _missing(n: object, gap: object, power: object) -> str:
+    given = {"n": n, "gap": gap, "power": power}
+    missing = [k for k, v in given.items() if v is None]
+    if len(missing) != 1:
+        listed = ", ".join(f"{k}={v!r}" for k, v in given.items() if v is not None) or "none"
+        hint = "; power=0.8 is the usual target" if len(missing) == 2 and power is None else ""
+        raise EvalbarsError(f"give exactly two of n, gap and power (the one left out is solved "
+                            f"for); got {listed}{hint}")
+    return missing[0]
+
+
+def _check_gap(plan: _Plan, gap: object) -> float:
+    gap = _real(gap, "gap", "a positive fraction (0.01 = 1 point)", lambda x: x > 0)
+    problem = plan.gap_problem(gap)
+    if problem is not None:
+        raise EvalbarsError(problem)
+    return gap
+
+
+def _check_power(plan: _Plan, power: object) -> float:
+    return _real(power, "power", f"between alpha ({plan.alpha:g}) and 1, exclusive: a zero gap "
+                 f"is already 'detected' with probability alpha", lambda x: plan.alpha < x < 1)
