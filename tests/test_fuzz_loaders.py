@@ -3,7 +3,7 @@
 Every input reader (CSV, JSON Lines, Parquet, DataFrames and the six harness-log formats,
 with format detection) is fed random bytes, structured-random tables, and real log
 fixtures with random parts replaced, deleted or re-typed. The only acceptable outcomes are
-an :class:`~evalbars.io.ingest.ItemScores` with finite scores, or an
+an :class:`~evalbars.io.item_scores.ItemScores` with finite scores, or an
 :class:`~evalbars.core.errors.EvalbarsError` whose message is one line; any other exception
 (KeyError, TypeError, RecursionError, ...) is a bug.
 

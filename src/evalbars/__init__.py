@@ -22,7 +22,7 @@ _LAZY = {
     "passk": ("analyses.passk", "passk"),
     "gate": ("analyses.gate", "gate"),
     "load": ("io.ingest", "load"),
-    "ItemScores": ("io.ingest", "ItemScores"),
+    "ItemScores": ("io.item_scores", "ItemScores"),
     "EvalbarsError": ("core.errors", "EvalbarsError"),
 }
 _MODULES = {"power": "analyses.power", "plots": "report.plots", "simulate": "simulate"}

@@ -6,26 +6,18 @@ or null is a missing score; anything else (text, NaN, an infinity, a number beyo
 is an error naming the column, the value and its line or row. Labels (item ids, model
 names, sample values, cluster labels) are strings exactly as written, or integers from
 JSON, Parquet or a DataFrame as ``str(int)``. Parsed columns are cached per load in
-:attr:`Table.memo`. :func:`_check_score_type` applies ``score_type`` to each model's
-answers, catching a 0/1 column with a stray value.
+:attr:`Table.memo`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from ..core.errors import EvalbarsError
-from .table import MAX_LISTED, Column, Table, name_list, places, short
+from .table import MAX_LISTED, Column, Table, places, short
 
-if TYPE_CHECKING:
-    from .align import _Parts
-
-
-STRAY_SHARE = 0.99
-"""An all-integer column with at least this share of 0/1 values and some other value is
-treated as a 0/1 column with a typo, and rejected unless ``score_type="continuous"``."""
 
 MAX_ABS_SCORE = 1e100
 """Largest score magnitude accepted. Sums, squares and the third moments some intervals
@@ -156,68 +148,6 @@ def _check_values(
         f"{', '.join(shown)}{more}; scores must be such numbers or true/false (leave a cell "
         f"empty for a missing score){hint}"
     )
-
-
-def _num(value: float) -> str:
-    return repr(int(value)) if float(value).is_integer() else repr(float(value))
-
-
-def _check_score_type(parts: _Parts, bounds: np.ndarray, score_type: str) -> str:
-    """Apply ``score_type`` to each model's answers; return the type of them all."""
-    all_binary = True
-    binary_models = []
-    for j, name in enumerate(parts.models):
-        values = parts.values[bounds[j]:bounds[j + 1]]
-        scored = np.flatnonzero(~np.isnan(values))
-        v = values[scored]
-        is01 = (v == 0) | (v == 1)
-        if is01.all():
-            binary_models.append(name)
-            continue
-        all_binary = False
-        if score_type == "continuous":
-            continue
-        strays = scored[~is01]
-        integer = bool(np.all(v == np.round(v)))
-        if score_type == "auto" and not (integer and is01.mean() >= STRAY_SHARE):
-            continue
-        table = parts.tables[j]
-        rows = parts.rows[bounds[j]:bounds[j + 1]][strays]
-        kinds = ", ".join(_num(x) for x in np.unique(values[strays])[:MAX_LISTED])
-        where = f"column {parts.score_cols[j]!r} {table.at(rows)}"
-        if score_type == "binary":
-            raise EvalbarsError(
-                f"score_type='binary' but model {name!r} has {strays.size} score"
-                f"{'s' if strays.size > 1 else ''} other than 0 and 1 (values {kinds}) in "
-                f"{where}; fix {'them' if strays.size > 1 else 'it'}, or use "
-                f"score_type='continuous'"
-            )
-        raise EvalbarsError(
-            f"model {name!r} looks 0/1 but {strays.size} of its {v.size} scores "
-            f"{'are' if strays.size > 1 else 'is'} not (values {kinds}) in {where}; fix "
-            f"{'them' if strays.size > 1 else 'it'}, or pass score_type='continuous' "
-            f"(--score-type continuous) if the scale really has other values"
-        )
-    if parts.guessed_models and score_type == "auto" and not all_binary and binary_models:
-        # judged column by column: with a run column one model column makes several systems
-        # (model@run), and a continuous column may hold only 0/1 in one run
-        binary = set(binary_models)
-        columns = dict.fromkeys(parts.score_cols)
-        binary_cols = [c for c in columns
-                       if all(m in binary for m, col in zip(parts.models, parts.score_cols)
-                              if col == c)]
-        others = [c for c in columns if c not in binary_cols]
-        if binary_cols and others:
-            raise EvalbarsError(
-                f"the columns of {parts.tables[0].label} taken as models are not on one "
-                f"scale: {name_list(binary_cols)} "
-                f"{'holds' if len(binary_cols) == 1 else 'hold'} only 0/1 but "
-                f"{name_list(others)} {'holds' if len(others) == 1 else 'hold'} other "
-                f"values; name the model columns with models= (--models), or pass "
-                f"score_type='continuous' if they are all models")
-    if score_type == "auto":
-        return "binary" if all_binary else "continuous"
-    return score_type
 
 
 # --------------------------------------------------------------------------- labels

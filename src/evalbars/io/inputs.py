@@ -58,7 +58,7 @@ def read_scores(data, data2=None, models: Sequence[str] | None = None, *,
                 training_runs: bool = False, **load_options) -> ItemScores:
     """``data`` (and ``data2``) read by :func:`evalbars.io.ingest.load`, or as already loaded.
 
-    Loaded :class:`~evalbars.io.ingest.ItemScores` come back as they are, after checking
+    Loaded :class:`~evalbars.io.item_scores.ItemScores` come back as they are, after checking
     that ``models`` are among theirs; ``data2`` and loading options other than load's
     defaults are refused with them, since there is nothing left to read. ``run=`` is
     refused unless the analysis compares ``training_runs`` (only

@@ -1,17 +1,18 @@
 """Map the wide, long and two-file layouts onto the canonical long table of answers.
 
 Each layout resolves its columns, checks its labels and scores and hands every answer
-(one score cell) to :func:`evalbars.io.align._finish` as a :class:`~evalbars.io.align._Parts`:
+(one score cell) to :func:`evalbars.io.align._finish` as a :class:`~evalbars.io.answers._Parts`:
 its item, model, value, row and (with a sample column) sample. Repeated ids, (item,
 model) pairs and (item, sample) pairs are reported here, by the lines they are on. With a
-run column, :func:`evalbars.io.align._split_runs` makes each (model, run) pair a model of its
-own, and :func:`~evalbars.io.align._finish` reports answers repeated within a run.
+run column, :func:`evalbars.io.answers._split_runs` makes each (model, run) pair a model of
+its own, and :func:`~evalbars.io.align._finish` reports answers repeated within a run.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .align import _item_clusters, _Parts, _runs, _split_runs
+from ..core.errors import EvalbarsError
+from .answers import _Parts, _runs, _split_runs
 from .cells import (
     _check_labels,
     _check_values,
@@ -22,8 +23,8 @@ from .cells import (
     _str_array,
 )
 from .columns import ID_NAMES, _auto_item, _auto_score, _distinct, _resolve
-from ..core.errors import EvalbarsError
 from .table import MAX_LISTED, Table, name_list, short
+from .validate import _item_clusters
 
 
 _SAMPLE_HINT = ("pass sample= (--sample COL) if these are several sampled answers per "

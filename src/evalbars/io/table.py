@@ -1,10 +1,11 @@
 """A table of raw columns that knows where each row came from, and the wording of places.
 
-A :class:`Table` is what every reader in :mod:`evalbars.io.files` returns: named columns
-holding the values as the source stored them (:class:`Column`), and each row's line
-number (CSV, JSON Lines; a CSV header is line 1) or 0-based position (Parquet,
-DataFrame). :func:`places`, :func:`name_list` and :func:`short` word the lines, names and
-values that error messages list, at most :data:`MAX_LISTED` at a time.
+A :class:`Table` is what every reader (:mod:`evalbars.io.text_files`,
+:mod:`evalbars.io.files`) returns: named columns holding the values as the source stored
+them (:class:`Column`), and each row's line number (CSV, JSON Lines; a CSV header is line
+1) or 0-based position (Parquet, DataFrame); :func:`_check_names` rejects an empty or
+repeated column name. :func:`places`, :func:`name_list` and :func:`short` word the lines,
+names and values that error messages list, at most :data:`MAX_LISTED` at a time.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ..core.errors import EvalbarsError
 
 MAX_LISTED = 5
 """How many offending places, ids or names a message lists before saying "and N more"."""
@@ -145,3 +147,24 @@ def short(value: Any, width: int = 40) -> str:
     except ValueError:  # an int past Python's 4300-digit limit for str(int)
         text = f"<an integer of about {int(value).bit_length() * 0.30103:.0f} digits>"
     return text if len(text) <= width else text[: width - 4] + "...'"
+
+
+def _check_names(names: Sequence[str], where: str) -> None:
+    """Column names must be non-empty and unique; ``where`` names the header, keys or schema."""
+    seen: dict[str, int] = {}
+    dups = []
+    for pos, name in enumerate(names, 1):
+        if name == "":
+            raise EvalbarsError(
+                f"column {pos} of {where} has no name"
+                + (" (a trailing comma?)" if pos == len(names) else "")
+                + "; every column needs a name"
+            )
+        if name in seen and name not in dups:
+            dups.append(name)
+        seen.setdefault(name, pos)
+    if dups:
+        raise EvalbarsError(
+            f"duplicated column names in {where}: {name_list(dups)}; "
+            f"column names must be unique"
+        )

@@ -1,0 +1,221 @@
+"""The checks on the answers: clusters, duplicate answers, missing scores and items, score types.
+
+:func:`_item_clusters` gives each item its one cluster label, rejecting an item given two;
+:func:`_check_duplicate_answers` rejects an (item, model, sample) answer given twice;
+:func:`_check_missing` rejects empty scores and items some model lacks (unless
+``intersect``); :func:`_check_score_type` applies ``score_type`` to each model's answers,
+catching a 0/1 column with a stray value.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.errors import EvalbarsError
+from .answers import _Parts, _runs
+from .cells import _check_labels, _codes, _pick
+from .table import MAX_LISTED, Table, name_list, short
+
+
+_INTERSECT_HINT = "pass intersect=True (--intersect) to compare on the items every model has"
+
+STRAY_SHARE = 0.99
+"""An all-integer column with at least this share of 0/1 values and some other value is
+treated as a 0/1 column with a typo, and rejected unless ``score_type="continuous"``."""
+
+
+# --------------------------------------------------------------------------- clusters, samples
+
+
+def _item_clusters(items: np.ndarray,
+                   sources: list[tuple[Table, str, np.ndarray, np.ndarray]]) -> np.ndarray:
+    """Each item's cluster label (None where no row gives one), as an object array.
+
+    ``sources`` holds (table, cluster column, rows (sorted), item index of each row).
+    Raises on an empty label and on an item given two different labels.
+    """
+    labels: list[str] = []
+    for table, column, rows, _ in sources:
+        labels += _pick(_check_labels(table, column, "cluster label", rows), rows)
+    names, codes = _codes(labels)
+    item_of = np.concatenate([mine for *_, mine in sources])
+    cluster_of = np.full(len(items), -1, np.int64)
+    cluster_of[item_of] = codes
+    clash = codes != cluster_of[item_of]
+    if clash.any():
+        _cluster_clash(items, sources, names, codes, item_of, clash)
+    out = np.full(len(items), None, dtype=object)
+    known = cluster_of >= 0
+    out[known] = np.array(names, dtype=object)[cluster_of[known]]
+    return out
+
+
+def _cluster_clash(items: np.ndarray, sources: list, names: list[str], codes: np.ndarray,
+                   item_of: np.ndarray, clash: np.ndarray) -> None:
+    """Raise naming the first items with two or more cluster labels, the labels and lines."""
+    source = np.concatenate([np.full(len(rows), k) for k, (_, _, rows, _) in enumerate(sources)])
+    rows = np.concatenate([rows for _, _, rows, _ in sources])
+    bad = np.unique(item_of[clash])
+    said = []
+    for i in bad[:MAX_LISTED]:
+        mine = np.flatnonzero(item_of == i)
+        places_of = []
+        for code in np.unique(codes[mine]):
+            these = mine[codes[mine] == code]
+            where = " and ".join(sources[k][0].at(rows[these[source[these] == k]])
+                                 for k in np.unique(source[these]))
+            places_of.append(f"{short(names[code])} {where}")
+        said.append(f"item {short(str(items[i]))} is in {' and in '.join(places_of)}")
+    more = f" (and {bad.size - MAX_LISTED} more)" if bad.size > MAX_LISTED else ""
+    raise EvalbarsError(
+        f"{bad.size} item{'s are' if bad.size > 1 else ' is'} assigned to more than one "
+        f"cluster (column {sources[0][1]!r}): {'; '.join(said)}{more}; each item belongs to "
+        f"one cluster"
+    )
+
+
+def _check_duplicate_answers(parts: _Parts, cell: np.ndarray) -> None:
+    """With a sample or run column: raise naming the answers given on several rows.
+
+    The answers are sorted by ``cell`` (model and item) and sample. An answer is an (item,
+    model, sample) triple, with a run column (item, model, run[, sample]).
+    """
+    keys = (cell,) if parts.samples is None else (cell, parts.samples)
+    starts, stops = _runs(*keys)
+    if not starts.size:
+        return
+
+    def first_line(group: tuple[int, int]) -> tuple[int, int]:
+        table = parts.tables[parts.model_of[group[0]]]
+        return parts.inputs.index(table), min(table.numbers(parts.rows[group[0]:group[1]]))
+
+    def system(j: int) -> str:
+        if parts.runs is None:
+            return f"model {short(parts.models[j])}"
+        return f"model {short(parts.runs[j][0])} run {short(parts.runs[j][1])}"
+
+    groups = sorted(zip(starts, stops), key=first_line)
+    shown = "; ".join(
+        f"item {short(str(parts.items[parts.item_of[a]]))} {system(parts.model_of[a])}"
+        + ("" if parts.samples is None else
+           f" sample {short(parts.sample_names[parts.samples[a]])}")
+        + f" {parts.tables[parts.model_of[a]].at(parts.rows[a:b])}"
+        for a, b in groups[:MAX_LISTED]
+    )
+    more = f" (and {len(groups) - MAX_LISTED} more)" if len(groups) > MAX_LISTED else ""
+    what = "(item, model" + (", run" if parts.runs is not None else "") + \
+        (", sample)" if parts.samples is not None else ")")
+    fix = ("each answer to a question needs its own sample value" if parts.samples is not None
+           else "each run answers each question once (pass sample= (--sample COL) if these "
+                "are several sampled answers per question)")
+    raise EvalbarsError(
+        f"{len(groups)} {what} answer{'s are' if len(groups) > 1 else ' is'} given on more "
+        f"than one row: {shown}{more}; {fix}"
+    )
+
+
+# --------------------------------------------------------------------------- missing answers
+
+
+def _check_missing(parts: _Parts, bounds: np.ndarray, has_row: np.ndarray) -> None:
+    """Without intersect: raise on empty score cells, then on items some model has no row for."""
+    empty = np.isnan(parts.values)
+    if empty.any():
+        noun = "item" if parts.samples is None else "answer"
+        said = []
+        for j, name in enumerate(parts.models):
+            cells = np.flatnonzero(empty[bounds[j]:bounds[j + 1]])
+            if cells.size:
+                table = parts.tables[j]
+                rows = parts.rows[bounds[j]:bounds[j + 1]][cells]
+                said.append(
+                    f"model {name!r} has no score for {cells.size} {noun}"
+                    f"{'s' if cells.size > 1 else ''} (empty cell{'s' if cells.size > 1 else ''}"
+                    f" in column {parts.score_cols[j]!r} {table.at(rows)})"
+                )
+        raise EvalbarsError(f"missing scores: {'; '.join(said)}; fill them, or {_INTERSECT_HINT}")
+    absent = ~has_row
+    if absent.any():
+        common = int(has_row.all(axis=1).sum())
+        said = []
+        for j, name in enumerate(parts.models):
+            lacking = np.flatnonzero(absent[:, j])
+            if lacking.size:
+                ids = name_list(parts.items[lacking[:MAX_LISTED]].tolist())
+                more = ""
+                if lacking.size > MAX_LISTED:
+                    more = f" and {lacking.size - MAX_LISTED} more"
+                said.append(
+                    f"{name!r} has no row for {lacking.size} item"
+                    f"{'s' if lacking.size > 1 else ''} that "
+                    f"{'the other model has' if len(parts.models) == 2 else 'other models have'} "
+                    f"({ids}{more})"
+                )
+        raise EvalbarsError(
+            f"items are not scored by every model: {'; '.join(said)}; {common} "
+            f"item{' is' if common == 1 else 's are'} common to all; {_INTERSECT_HINT}"
+        )
+
+
+# --------------------------------------------------------------------------- score type
+
+
+def _num(value: float) -> str:
+    return repr(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _check_score_type(parts: _Parts, bounds: np.ndarray, score_type: str) -> str:
+    """Apply ``score_type`` to each model's answers; return the type of them all."""
+    all_binary = True
+    binary_models = []
+    for j, name in enumerate(parts.models):
+        values = parts.values[bounds[j]:bounds[j + 1]]
+        scored = np.flatnonzero(~np.isnan(values))
+        v = values[scored]
+        is01 = (v == 0) | (v == 1)
+        if is01.all():
+            binary_models.append(name)
+            continue
+        all_binary = False
+        if score_type == "continuous":
+            continue
+        strays = scored[~is01]
+        integer = bool(np.all(v == np.round(v)))
+        if score_type == "auto" and not (integer and is01.mean() >= STRAY_SHARE):
+            continue
+        table = parts.tables[j]
+        rows = parts.rows[bounds[j]:bounds[j + 1]][strays]
+        kinds = ", ".join(_num(x) for x in np.unique(values[strays])[:MAX_LISTED])
+        where = f"column {parts.score_cols[j]!r} {table.at(rows)}"
+        if score_type == "binary":
+            raise EvalbarsError(
+                f"score_type='binary' but model {name!r} has {strays.size} score"
+                f"{'s' if strays.size > 1 else ''} other than 0 and 1 (values {kinds}) in "
+                f"{where}; fix {'them' if strays.size > 1 else 'it'}, or use "
+                f"score_type='continuous'"
+            )
+        raise EvalbarsError(
+            f"model {name!r} looks 0/1 but {strays.size} of its {v.size} scores "
+            f"{'are' if strays.size > 1 else 'is'} not (values {kinds}) in {where}; fix "
+            f"{'them' if strays.size > 1 else 'it'}, or pass score_type='continuous' "
+            f"(--score-type continuous) if the scale really has other values"
+        )
+    if parts.guessed_models and score_type == "auto" and not all_binary and binary_models:
+        # judged column by column: with a run column one model column makes several systems
+        # (model@run), and a continuous column may hold only 0/1 in one run
+        binary = set(binary_models)
+        columns = dict.fromkeys(parts.score_cols)
+        binary_cols = [c for c in columns
+                       if all(m in binary for m, col in zip(parts.models, parts.score_cols)
+                              if col == c)]
+        others = [c for c in columns if c not in binary_cols]
+        if binary_cols and others:
+            raise EvalbarsError(
+                f"the columns of {parts.tables[0].label} taken as models are not on one "
+                f"scale: {name_list(binary_cols)} "
+                f"{'holds' if len(binary_cols) == 1 else 'hold'} only 0/1 but "
+                f"{name_list(others)} {'holds' if len(others) == 1 else 'hold'} other "
+                f"values; name the model columns with models= (--models), or pass "
+                f"score_type='continuous' if they are all models")
+    if score_type == "auto":
+        return "binary" if all_binary else "continuous"
+    return score_type
