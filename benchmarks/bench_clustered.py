@@ -39,11 +39,8 @@ def main() -> None:
 
     import statsmodels.api as sm
 
-    from evalbars.stats.clustering import (
-        cluster_bootstrap_means,
-        cluster_sign_flip,
-        clustered_se,
-    )
+    from evalbars.stats.cluster_resampling import cluster_bootstrap_means, cluster_sign_flip
+    from evalbars.stats.clustering import clustered_se
 
     rng = np.random.default_rng(0)
     clusters = rng.integers(0, args.clusters, args.items)

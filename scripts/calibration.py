@@ -22,7 +22,7 @@ import numpy as np
 
 from evalbars import __version__
 from evalbars.analyses import caveats
-from evalbars.stats import significance
+from evalbars.stats import permutation
 from evalbars.report.text.simulate import render_markdown
 from evalbars.simulate import _calibration_units as units
 from evalbars.simulate import _coverage as grid
@@ -271,7 +271,7 @@ def document(doc: dict, seconds: float | None, command: str) -> str:
         f"the same functions the report calls, bootstraps and permutations with "
         f"{s['n_resamples']:,} resamples (the report uses 10,000; as in the report, the "
         f"sign-flip tests enumerate all 2^m sign patterns instead when at most "
-        f"{significance.SIGN_FLIP_EXACT_MAX} differences, or cluster totals, are nonzero). "
+        f"{permutation.SIGN_FLIP_EXACT_MAX} differences, or cluster totals, are nonzero). "
         "Each rate shows ± one "
         "Monte Carlo error, sqrt(rate (1 − rate) / datasets). Bootstraps and permutation "
         "tests on continuous scores at large n cost n × resamples per dataset, so they run "

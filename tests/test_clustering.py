@@ -1,4 +1,5 @@
-"""Tests for evalbars.stats.clustering: published numbers, reference libraries, invariances, errors.
+"""Tests for evalbars.stats.clustering, cluster_inputs and cluster_resampling: published
+numbers, reference libraries, invariances, errors.
 
 References:
 - seed 002 (the cookbook) prints the CR1 SEs, computed with statsmodels
@@ -31,21 +32,20 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import evalbars
-from evalbars.stats import clustering
+from evalbars.stats import cluster_inputs, cluster_resampling, clustering
 from evalbars.core.errors import EvalbarsError
 from evalbars.stats.bootstrap import percentile_interval
+from evalbars.stats.cluster_resampling import cluster_bootstrap_means, cluster_sign_flip
 from evalbars.stats.clustering import (
     ClusteredSE,
-    cluster_bootstrap_means,
     cluster_interval,
-    cluster_sign_flip,
     cluster_warnings,
     clustered_se,
     paired_cluster_interval,
     paired_clustered_se,
 )
 from evalbars.stats.intervals import mean_interval
-from evalbars.stats.significance import sign_flip
+from evalbars.stats.permutation import sign_flip
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -306,9 +306,9 @@ def test_cluster_totals_for_the_engine_do_not_depend_on_row_order():
     rng = np.random.default_rng(3)
     codes = rng.integers(0, 50, size=5000)
     x = np.column_stack([rng.normal(size=5000) / 7, rng.integers(-3, 4, size=5000)])
-    totals = clustering._cluster_sums(x, codes, 50)
+    totals = cluster_resampling._cluster_sums(x, codes, 50)
     order = rng.permutation(5000)
-    assert np.array_equal(clustering._cluster_sums(x[order], codes[order], 50), totals)
+    assert np.array_equal(cluster_resampling._cluster_sums(x[order], codes[order], 50), totals)
     exact = [sum(int(v) for v in x[codes == c, 1]) for c in range(50)]  # integers: exact
     assert totals[:, 1].tolist() == exact
 
@@ -364,7 +364,7 @@ def test_swapping_a_and_b_flips_the_sign(topics):
     np.array([b"y", b"x", b"y"]),
 ])
 def test_codes_follow_the_sorted_labels_on_every_route(labels):
-    codes, sizes, uniques = clustering._labels(labels, None)
+    codes, sizes, uniques = cluster_inputs._labels(labels, None)
     expected, inverse, counts = np.unique(labels, return_inverse=True, return_counts=True)
     assert codes.dtype == np.intp
     assert codes.tolist() == inverse.tolist() and sizes.tolist() == counts.tolist()

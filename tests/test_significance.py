@@ -1,4 +1,5 @@
-"""Tests for evalbars.stats.significance: published numbers, reference libraries, invariances, errors.
+"""Tests for evalbars.stats.significance, mcnemar, permutation and signed_rank: published
+numbers, reference libraries, invariances, errors.
 
 Published values are compared with a tolerance of half the last digit shown.
 scipy and statsmodels serve as independent references (statsmodels is test-only);
@@ -23,23 +24,20 @@ from scipy import stats
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 from statsmodels.stats.descriptivestats import sign_test as sm_sign_test
 
-from evalbars.stats import significance
+from evalbars.stats import mcnemar, permutation, significance, signed_rank
 from evalbars.core.errors import EvalbarsError
 from evalbars.core.types import TestResult
+from evalbars.stats.mcnemar import mcnemar_chi2, mcnemar_exact, mcnemar_midp
+from evalbars.stats.permutation import TIE_RTOL, sign_flip
 from evalbars.stats.significance import (
     BINARY_TESTS,
     CONTINUOUS_TESTS,
     TESTS,
-    TIE_RTOL,
-    mcnemar_chi2,
-    mcnemar_exact,
-    mcnemar_midp,
     paired_t,
     paired_test,
-    sign_flip,
     sign_test,
-    wilcoxon,
 )
+from evalbars.stats.signed_rank import wilcoxon
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 REL = 1e-10  # agreement with reference implementations
@@ -299,7 +297,7 @@ def test_continuous_against_references(key):
 
     w = wilcoxon(a, b)
     ranked = np.abs(nonzero)
-    assert significance._wilcoxon_route(d.size, nonzero.size,
+    assert signed_rank._wilcoxon_route(d.size, nonzero.size,
                                         np.unique(ranked).size < ranked.size) == route
     ref = stats.wilcoxon(d, zero_method="wilcox", correction=True, method="auto")
     assert w.statistic == ref.statistic
@@ -373,13 +371,13 @@ def test_sign_flip_monte_carlo_is_never_zero():
 def test_sign_flip_route_boundary():
     # Enumeration up to SIGN_FLIP_EXACT_MAX = 20 nonzero differences whatever
     # n_resamples, and beyond that while 2**m <= n_resamples.
-    assert significance.SIGN_FLIP_EXACT_MAX == 20
+    assert permutation.SIGN_FLIP_EXACT_MAX == 20
     rng = np.random.default_rng(301)
     a, b = rng.random(21), rng.random(21)
     twenty = sign_flip(a[:20], b[:20], n_resamples=1)
     assert twenty.exact and twenty.n_resamples is None and twenty.mc_error is None
     assert sign_flip(a, b, n_resamples=2**21).exact
-    assert significance._enumerates(21, 2**21) and not significance._enumerates(21, 2**21 - 1)
+    assert permutation._enumerates(21, 2**21) and not permutation._enumerates(21, 2**21 - 1)
     r = sign_flip(a, b, n_resamples=1000, seed=seed())
     assert not r.exact and r.n_resamples == 1000
 
@@ -604,5 +602,6 @@ def test_errors_are_value_errors():
 
 
 def test_docstring_examples_run():
-    result = doctest.testmod(significance, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0
+    for module in (significance, mcnemar, permutation, signed_rank):
+        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        assert result.attempted > 0 and result.failed == 0

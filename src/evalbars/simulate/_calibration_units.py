@@ -4,7 +4,8 @@ over several sampled answers per question.
 Clusters follow :mod:`evalbars.simulate.units`: a cluster's accuracy is
 Beta-distributed with mean ``p`` and variance ``icc · p (1 - p)``, so two questions of one
 cluster correlate by ``icc``. Intervals and tests come from :mod:`evalbars.stats.clustering`,
-:mod:`evalbars.stats.intervals`, :mod:`evalbars.stats.bootstrap`, :mod:`evalbars.stats.significance` and
+:mod:`evalbars.stats.cluster_resampling`, :mod:`evalbars.stats.intervals`,
+:mod:`evalbars.stats.bootstrap`, :mod:`evalbars.stats.significance` and
 :mod:`evalbars.stats.pass_at_k`, called on each simulated dataset.
 """
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from ..stats import bootstrap, clustering, intervals, significance
+from ..stats import bootstrap, cluster_resampling, clustering, intervals, significance
 from ..core.types import Interval
 from ..stats.pass_at_k import pass_at_k
 from ..stats.exact_coverage import covers
@@ -53,7 +54,7 @@ def _interval(method: str, x: np.ndarray, labels: np.ndarray, run: Run, j: int) 
         return Interval(method, found.estimate - half, found.estimate + half,
                         run.level)
     if method == "cluster-bootstrap-percentile":
-        replicates = clustering.cluster_bootstrap_means(
+        replicates = cluster_resampling.cluster_bootstrap_means(
             x, labels, n_resamples=run.n_resamples, seed=run.resample_seed(j))[:, 0]
         return bootstrap.percentile_interval(replicates, method=method,
                                              confidence_level=run.level)
@@ -96,8 +97,8 @@ def null_clustered(cell: dict, methods: tuple[str, ...], run: Run) -> dict[str, 
         a, b = _items(counts[2 * j], m), _items(counts[2 * j + 1], m)
         for i, method in enumerate(wanted):
             if method == "cluster-sign-flip":
-                found = clustering.cluster_sign_flip(a, b, labels, n_resamples=run.n_resamples,
-                                                     seed=run.resample_seed(j))
+                found = cluster_resampling.cluster_sign_flip(
+                    a, b, labels, n_resamples=run.n_resamples, seed=run.resample_seed(j))
             else:
                 found = significance.paired_test(a, b, name=method)
             hits[j, i] = found.p_value < run.alpha

@@ -182,7 +182,7 @@ def pair_spec(accuracy: float, gap: float, disagreement: float | None,
 def mcnemar_exact_p(a_only: np.ndarray, b_only: np.ndarray) -> np.ndarray:
     """Two-sided exact McNemar p: ``min(1, 2 P(X <= min(a_only, b_only)))``,
     ``X ~ Binomial(a_only + b_only, 1/2)``; 1 with no discordant pairs. For 0/1 scores
-    this is also the exact sign-flip p (evalbars.stats.significance.sign_flip, route 1)."""
+    this is also the exact sign-flip p (evalbars.stats.permutation.sign_flip, route 1)."""
     m = a_only + b_only
     k = np.minimum(a_only, b_only)
     with np.errstate(invalid="ignore"):

@@ -164,7 +164,7 @@ def power(*, gap: float = 0.02, n: int = 500, accuracy: float = 0.70,
     ``mcnemar-exact``: exact binomial p on the discordant pairs below alpha.
     ``sign-flip``: for 0/1 outcomes its exact p *is* McNemar's (each discordant
     pair's sign is a fair coin under the null), so the two rates are identical, as
-    in :func:`evalbars.stats.significance.sign_flip`. ``bars_do_not_overlap``: the two
+    in :func:`evalbars.stats.permutation.sign_flip`. ``bars_do_not_overlap``: the two
     models' separate ``clt`` intervals do not overlap.
 
     Examples

@@ -1,10 +1,21 @@
 """The statistics: pure functions on aligned arrays, no files and no reports.
 
-Intervals (:mod:`~evalbars.stats.intervals`), paired tests
-(:mod:`~evalbars.stats.significance`), the one resampling engine
-(:mod:`~evalbars.stats.resample`, used by :mod:`~evalbars.stats.bootstrap`), clustered
-questions, sampled answers, pass@k, power, multiplicity, equivalence, Bradley-Terry and
-the exact coverage of 0/1 intervals.
+- intervals: :mod:`~evalbars.stats.intervals` (analytic), :mod:`~evalbars.stats.bootstrap`
+  on the one resampling engine :mod:`~evalbars.stats.resample`; argument checks in
+  :mod:`~evalbars.stats.checks`;
+- paired tests: :mod:`~evalbars.stats.significance` (the registry, sign test, paired t),
+  :mod:`~evalbars.stats.mcnemar`, :mod:`~evalbars.stats.permutation` (sign-flip),
+  :mod:`~evalbars.stats.signed_rank` (Wilcoxon);
+- clustered questions: :mod:`~evalbars.stats.clustering` (CR1 standard errors, ICC),
+  :mod:`~evalbars.stats.cluster_resampling`, :mod:`~evalbars.stats.cluster_inputs`;
+- sampled answers and pass@k: :mod:`~evalbars.stats.samples`,
+  :mod:`~evalbars.stats.pass_at_k`;
+- planning: :mod:`~evalbars.stats.power_plan`, :mod:`~evalbars.stats.mcnemar_power`,
+  :mod:`~evalbars.stats.power_checks`;
+- many models: :mod:`~evalbars.stats.multiplicity`, :mod:`~evalbars.stats.ranks`,
+  :mod:`~evalbars.stats.bradley_terry`; "just as good": :mod:`~evalbars.stats.equivalence`;
+- :mod:`~evalbars.stats.exact_coverage`: the exact coverage of 0/1 intervals, which the
+  caveats quote and the calibration study tabulates.
 
 May import: :mod:`evalbars.core`. Never io, analyses, report or cli.
 """

@@ -1,11 +1,16 @@
-"""Checks of per-question score arrays, shared by the interval and test functions.
+"""Checks of per-question score arrays and resampling arguments, shared by the statistics.
 
-:mod:`evalbars.stats.intervals` and :mod:`evalbars.stats.significance` take the same inputs (one
-model's scores, or two models' scores aligned by question), so they check them here and
-say what is wrong in the same words. (:mod:`evalbars.stats.clustering` has its own check: it
-takes items x columns arrays and keeps float input as a view.)
+:mod:`evalbars.stats.intervals` and the paired tests (:mod:`evalbars.stats.significance`,
+:mod:`evalbars.stats.mcnemar`, :mod:`evalbars.stats.permutation`,
+:mod:`evalbars.stats.signed_rank`) take the same inputs (one model's scores, or two
+models' scores aligned by question), so they check them here and say what is wrong in
+the same words; so do the tests and the cluster bootstrap that take ``n_resamples`` and
+``seed``. (:mod:`evalbars.stats.cluster_inputs` has its own check of scores: it takes
+items x columns arrays and keeps float input as a view.)
 """
 from __future__ import annotations
+
+import operator
 
 import numpy as np
 
@@ -80,3 +85,23 @@ def require_binary(a: np.ndarray, b: np.ndarray, purpose: str, hint: str = "") -
         if bad.size:
             raise EvalbarsError(f"{name} must contain only 0/1 scores for {purpose}; "
                                 f"got {arr[bad[0]]} at index {bad[0]}{hint}")
+
+
+def _n_resamples(value: object) -> int:
+    if isinstance(value, bool):
+        value = None  # True is not a count
+    try:
+        count = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        count = 0
+    if count < 1:
+        raise EvalbarsError(f"n_resamples must be a positive integer; got {value!r}")
+    return count
+
+
+def _seed(seed: object) -> np.random.SeedSequence | None:
+    if seed is not None and not isinstance(seed, np.random.SeedSequence):
+        raise EvalbarsError(
+            f"seed must be a numpy.random.SeedSequence or None; got {seed!r}"
+        )
+    return seed

@@ -11,16 +11,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from scipy.special import ndtr, ndtri
 
 from ..core.errors import EvalbarsError
 from .mcnemar_power import _mcnemar
 from .power_checks import _count, _pct, _real
-
-if TYPE_CHECKING:
-    from ..analyses.pilot import Pilot
 
 
 DESIGNS = ("paired", "unpaired", "clustered")
@@ -29,6 +26,10 @@ DESIGNS = ("paired", "unpaired", "clustered")
 METHODS = {"paired": ("normal", "mcnemar-exact"), "unpaired": ("normal", "cohen-h"),
            "clustered": ("normal", "cohen-h")}
 """Methods of each design; the first is the default."""
+
+INPUTS = ("disagreement", "baseline", "variance", "icc", "cluster_size", "design_effect",
+          "samples", "between_variance")
+"""The design inputs a plan accepts (besides n, gap and power)."""
 
 _MAX_N = 10**9
 """Largest n searched for the exact McNemar test."""
@@ -123,6 +124,16 @@ def _required_delta(power: float, alpha: float) -> float:
 # --- the validated design -------------------------------------------------------------
 
 
+class _Pilot(Protocol):
+    """What :meth:`_Plan.describe` reads of a pilot: its number of questions.
+
+    An :class:`evalbars.analyses.pilot.Pilot` is one; stats names it without importing it.
+    """
+
+    @property
+    def n_items(self) -> int: ...
+
+
 @dataclass(frozen=True, slots=True)
 class _Plan:
     """Validated inputs of one design: everything except n, gap and power."""
@@ -193,7 +204,7 @@ class _Plan:
         p_a, p_b = self.baseline, self.baseline + gap
         return 2 * (math.asin(math.sqrt(p_b)) - math.asin(math.sqrt(p_a)))
 
-    def describe(self, pilot: Pilot | None) -> str:
+    def describe(self, pilot: _Pilot | None) -> str:
         """Words for the comparison, e.g. 'a paired comparison with 10% disagreement'."""
         source = ""
         if pilot is not None:

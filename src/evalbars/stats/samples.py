@@ -183,7 +183,7 @@ def variance_split(means, counts, sumsq, *, binary: bool) -> VarianceSplit:
 
 
 def model_split(scores, model: str) -> VarianceSplit:
-    """:func:`variance_split` for one model of loaded :class:`~evalbars.io.ingest.ItemScores`.
+    """:func:`variance_split` for one model of loaded :class:`~evalbars.io.item_scores.ItemScores`.
 
     The data must have been loaded with a sample column (``load(..., sample=COL)``), so
     that ``counts`` and ``sumsq`` hold every question's answers.
