@@ -51,7 +51,9 @@ def imports(module: str) -> set[str]:
                 base = ".".join(base + ([node.module] if node.module else []))
             else:
                 base = node.module or ""
-            names = [f"{base}.{alias.name}" for alias in node.names] + [base]
+            # "from . import x" takes the module x when there is one, else a name of base
+            names = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base
+                     for alias in node.names]
         else:
             continue
         found |= {t for t in map(_target, names) if t is not None and t != module}

@@ -11,7 +11,8 @@ from evalbars.stats import multiplicity
 from evalbars.core.seeding import child_seed
 from evalbars.stats.bootstrap import bootstrap_means, percentile_interval
 from evalbars.cli import build_parser, main
-from evalbars.analyses.leaderboard import groups, leaderboard, rank_uncertainty
+from evalbars.analyses.leaderboard import groups, leaderboard
+from evalbars.stats.ranks import rank_uncertainty
 from evalbars.report.text.leaderboard import group_labels, render_markdown, render_text
 from evalbars.stats.significance import paired_test
 
@@ -431,8 +432,8 @@ def test_rank_intervals_cover_the_true_ranks():
 
 
 def test_memory_bound_does_not_change_the_ranks(binary, monkeypatch):
-    import evalbars.analyses.leaderboard as lb
+    import evalbars.stats.ranks as ranks
 
     original = leaderboard(binary, n_resamples=700).to_dict()
-    monkeypatch.setattr(lb, "_RANK_CELLS", 16)  # one resample at a time
+    monkeypatch.setattr(ranks, "_RANK_CELLS", 16)  # one resample at a time
     assert leaderboard(binary, n_resamples=700).to_dict() == original

@@ -25,7 +25,8 @@ from evalbars.io.ingest import load
 from evalbars.analyses.leaderboard import leaderboard
 from evalbars.report.text.select import render_markdown, render_text
 from evalbars.simulate._pairs import pair_spec
-from evalbars.analyses.select import adjusted_gain, null_best, select, simultaneous_intervals
+from evalbars.analyses.select import select
+from evalbars.analyses.select_curse import adjusted_gain, null_best, simultaneous_intervals
 
 
 def prompts(rng, n, gaps, *, disagreement=0.10, accuracy=0.70, split=None):

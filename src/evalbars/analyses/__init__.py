@@ -1,10 +1,16 @@
 """One module per question a user asks, each returning a documented result object.
 
-:mod:`~evalbars.analyses.compare` (``ci`` and ``compare``),
-:mod:`~evalbars.analyses.leaderboard`, :mod:`~evalbars.analyses.battles`,
-:mod:`~evalbars.analyses.select`, :mod:`~evalbars.analyses.seeds`,
-:mod:`~evalbars.analyses.ablation`, :mod:`~evalbars.analyses.gate`,
-:mod:`~evalbars.analyses.passk` and :mod:`~evalbars.analyses.power` (with its pilot).
+- :mod:`~evalbars.analyses.compare`: ``ci`` and ``compare``;
+- :mod:`~evalbars.analyses.leaderboard` and :mod:`~evalbars.analyses.battles`
+  (Bradley-Terry ratings from pairwise battles);
+- :mod:`~evalbars.analyses.select` (the winner's curse: with
+  :mod:`~evalbars.analyses.select_curse` and :mod:`~evalbars.analyses.select_split`);
+- :mod:`~evalbars.analyses.seeds` (training runs; records in
+  :mod:`~evalbars.analyses.seeds_results`), :mod:`~evalbars.analyses.ablation`,
+  :mod:`~evalbars.analyses.gate`, :mod:`~evalbars.analyses.passk`;
+- :mod:`~evalbars.analyses.power` (how many questions) with
+  :mod:`~evalbars.analyses.pilot` (its inputs from pilot results).
+
 Shared by them: :mod:`~evalbars.analyses.results` (the result records),
 :mod:`~evalbars.analyses.settings` (checked settings, provenance),
 :mod:`~evalbars.analyses.measures` (each model's score, the paired gap, agreement, tests)

@@ -28,8 +28,8 @@ from ..report.notebook import NotebookMixin
 from ..report.text.leaderboard import bradley_terry_statement
 from ..stats.bootstrap import percentile_interval
 from ..stats.bradley_terry import ELO_PER_LOG_ODDS, _connected, _fit_stack, _no_mle_message, _wins_tables
+from ..stats.ranks import rank_uncertainty
 from ..stats.resample import BLOCK, bootstrap_sums
-from .leaderboard import rank_uncertainty
 from .results import Settings
 from .settings import checked_settings
 
@@ -48,7 +48,7 @@ class RatedModel:
 
     ``battles`` counts the model's battles, ``wins`` the ones it won outright and
     ``ties`` the tied ones. Ranks and ``p_best`` are as in
-    :func:`evalbars.analyses.leaderboard.rank_uncertainty`, from the ratings.
+    :func:`evalbars.stats.ranks.rank_uncertainty`, from the ratings.
     """
 
     name: str

@@ -1,6 +1,6 @@
 """The Python entry points: :func:`ci` and :func:`compare`.
 
-Each takes a path, a pandas DataFrame or a loaded :class:`~evalbars.io.ingest.ItemScores`
+Each takes a path, a pandas DataFrame or a loaded :class:`~evalbars.io.item_scores.ItemScores`
 and returns a result object whose ``to_dict()`` is the CLI's JSON document.
 """
 from __future__ import annotations

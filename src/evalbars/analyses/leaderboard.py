@@ -1,7 +1,7 @@
 """The leaderboard: many models on the same questions, with honest places.
 
-:func:`leaderboard` is ``evalbars.leaderboard``; :func:`rank_uncertainty` and
-:func:`groups` are its ranks and ties, for any resampled scores.
+:func:`leaderboard` is ``evalbars.leaderboard``; :func:`groups` are its ties, and its
+ranks come from :func:`evalbars.stats.ranks.rank_uncertainty`, for any resampled scores.
 
 Every model's score gets the intervals :func:`evalbars.compare` gives it (same streams,
 same numbers). Every pair, or every model against a baseline, gets a paired gap with
@@ -11,9 +11,9 @@ pairs read together (:mod:`evalbars.stats.multiplicity`).
 One bootstrap resample of the questions (or of whole clusters, when clusters are given)
 serves every model: the (items x models) score matrix is resampled once, through
 :func:`evalbars.stats.bootstrap.bootstrap_means` (or
-:func:`evalbars.stats.clustering.cluster_bootstrap_means`) and so the resampling engine, and
-every pairwise gap, every rank and the chance of being best come from those same
-resamples. The gaps are therefore paired and consistent with each other
+:func:`evalbars.stats.cluster_resampling.cluster_bootstrap_means`) and so the resampling
+engine, and every pairwise gap, every rank and the chance of being best come from those
+same resamples. The gaps are therefore paired and consistent with each other
 (the gap A - C is exactly (A - B) + (B - C) in every resample).
 
 Ranks: rank 1 is the highest mean; tied models share the smallest rank of the tie
@@ -28,7 +28,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..stats import clustering, intervals, multiplicity
+from ..stats import cluster_resampling, clustering, intervals, multiplicity
 from .settings import checked_settings, provenance
 from ..core.errors import EvalbarsError
 from ..io.inputs import read_scores, takes_load_options
@@ -36,11 +36,9 @@ from ..core.progress import bootstrap_bar
 from ..core.seeding import child_seed
 from ..core.types import Interval, TestResult
 from ..stats.bootstrap import bootstrap_means, percentile_interval
+from ..stats.ranks import rank_uncertainty
 from .results import ModelScore, Settings, _Report
 from ..report.text.leaderboard import leaderboard_statement
-
-_RANK_CELLS = 1 << 22
-"""Largest (resamples x models x models) comparison array built at once when ranking."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,61 +146,6 @@ class LeaderboardResult(_Report):
         return render_text(self.to_dict())
 
 
-def _min_ranks(values: np.ndarray) -> np.ndarray:
-    """Ranks per row, 1 = highest; ties share the smallest rank (1 + count strictly higher)."""
-    n_rows, m = values.shape
-    ranks = np.empty((n_rows, m), dtype=np.int64)
-    step = max(1, _RANK_CELLS // (m * m))
-    for start in range(0, n_rows, step):
-        v = values[start:start + step]
-        ranks[start:start + step] = 1 + np.count_nonzero(v[:, None, :] > v[:, :, None], axis=2)
-    return ranks
-
-
-def rank_uncertainty(
-    replicates: np.ndarray, estimates: np.ndarray, *, confidence_level: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Observed ranks, bootstrap rank intervals and chance of being best, per column.
-
-    Parameters
-    ----------
-    replicates : (B, m) array
-        A score per resample (row) and model (column), higher is better; every row one
-        shared resample of the data.
-    estimates : (m,) array
-        The observed scores.
-    confidence_level : float
-        Level of the rank intervals.
-
-    Returns
-    -------
-    rank, rank_low, rank_high : int arrays
-        Observed rank (1 = best, ties share the smallest rank) and the ends of the
-        rank interval: the ``(1 - level)/2`` and ``(1 + level)/2`` quantiles of the
-        resampled ranks taken as ``inverted_cdf``, so both ends are ranks that occurred
-        and at most ``(1 - level)/2`` of the resamples lie beyond each end.
-    p_best : float array
-        Share of resamples in which the column has the highest score; a tie at the top
-        shares the resample equally, so the values sum to 1.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> reps = np.array([[3.0, 2.0, 1.0], [2.0, 3.0, 1.0], [3.0, 3.0, 1.0], [3.0, 2.0, 1.0]])
-    >>> rank, low, high, best = rank_uncertainty(reps, np.array([3.0, 2.0, 1.0]),
-    ...                                          confidence_level=0.5)
-    >>> rank.tolist(), low.tolist(), high.tolist(), best.tolist()
-    ([1, 2, 3], [1, 1, 3], [1, 2, 3], [0.625, 0.375, 0.0])
-    """
-    rank = _min_ranks(np.asarray(estimates, dtype=float)[None, :])[0]
-    ranks = _min_ranks(replicates)
-    tail = (1.0 - confidence_level) / 2.0
-    low, high = np.quantile(ranks, [tail, 1.0 - tail], axis=0, method="inverted_cdf")
-    top = replicates == replicates.max(axis=1, keepdims=True)
-    p_best = (top / top.sum(axis=1, keepdims=True)).mean(axis=0)
-    return rank, low.astype(np.int64), high.astype(np.int64), p_best
-
-
 def groups(order: Sequence[str], separated: set[frozenset[str]]) -> tuple[tuple[str, ...], ...]:
     """The maximal runs of consecutive places in which no two models are separated.
 
@@ -258,7 +201,7 @@ def _shared_means(prepared, settings: Settings, progress) -> tuple[np.ndarray, s
     if prepared.clusters is None:
         return bootstrap_means(prepared.x, n_resamples=settings.n_resamples, seed=seed,
                                progress=progress), "paired-bootstrap-percentile"
-    return clustering.cluster_bootstrap_means(
+    return cluster_resampling.cluster_bootstrap_means(
         prepared.x, prepared.clusters, n_resamples=settings.n_resamples, seed=seed,
         progress=progress), "paired-cluster-bootstrap"
 
@@ -340,7 +283,8 @@ def leaderboard(
       ``cluster-sign-flip`` with clusters) with compare's stream, so its p-value equals
       compare's exactly.
     - Groups: a pair is separated when its adjusted p-value is below alpha; see
-      :func:`groups`. Ranks and ``p_best``: see :func:`rank_uncertainty`.
+      :func:`groups`. Ranks and ``p_best``: see
+      :func:`evalbars.stats.ranks.rank_uncertainty`.
 
     Examples
     --------

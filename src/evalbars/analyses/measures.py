@@ -13,7 +13,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..stats import bootstrap, clustering, intervals, samples, significance
+from ..stats import bootstrap, cluster_resampling, clustering, intervals, samples, significance
 from ..core.errors import EvalbarsError
 from ..core.seeding import child_seed
 from ..io.table import short
@@ -104,7 +104,7 @@ def model_score(data: Prepared, name: str, settings: Settings,
     if data.clusters is not None:
         clustered = clustering.clustered_se(x, data.clusters)
         computed.append(clustering.cluster_interval(x, data.clusters, confidence_level=level))
-        replicates = clustering.cluster_bootstrap_means(
+        replicates = cluster_resampling.cluster_bootstrap_means(
             x, data.clusters, n_resamples=resamples,
             seed=child_seed(settings.seed, f"cluster-model:{name}"), progress=progress)[:, 0]
         computed.append(bootstrap.percentile_interval(
@@ -173,7 +173,7 @@ def difference(data: Prepared, a_name: str, b_name: str, settings: Settings,
         clustered = clustering.paired_clustered_se(a, b, data.clusters)
         computed.append(clustering.paired_cluster_interval(a, b, data.clusters,
                                                            confidence_level=level))
-        gaps = sign * clustering.cluster_bootstrap_means(
+        gaps = sign * cluster_resampling.cluster_bootstrap_means(
             sign * (b - a), data.clusters, n_resamples=resamples,
             seed=_pair_seed(settings, "cluster-paired", a_name, b_name), progress=progress)[:, 0]
         computed.append(bootstrap.percentile_interval(
@@ -225,7 +225,7 @@ def tests(data: Prepared, a_name: str, b_name: str,
     a, b = data.column(a_name), data.column(b_name)
     found = []
     if data.clusters is not None:
-        found.append(clustering.cluster_sign_flip(
+        found.append(cluster_resampling.cluster_sign_flip(
             a, b, data.clusters, n_resamples=settings.n_resamples,
             seed=_pair_seed(settings, "cluster-sign-flip", a_name, b_name)))
     seed = _pair_seed(settings, "sign-flip", a_name, b_name)

@@ -161,7 +161,7 @@ def _replicates(x: np.ndarray, clusters, n_resamples: int, seed) -> np.ndarray:
     """Bootstrap means of the columns of x: over questions, or whole clusters."""
     if clusters is None:
         return bootstrap_means(x, n_resamples=n_resamples, seed=seed)
-    from ..stats.clustering import cluster_bootstrap_means
+    from ..stats.cluster_resampling import cluster_bootstrap_means
 
     return cluster_bootstrap_means(x, clusters, n_resamples=n_resamples, seed=seed)
 

@@ -30,26 +30,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from ..core.version import __version__
-from ..core.errors import EvalbarsError
-from ..report.notebook import NotebookMixin
-from ..stats.mcnemar_power import MCNEMAR_TAIL, _mcnemar, mcnemar_power
-from .pilot import Pilot, from_pilot, icc
-from ..stats.power_checks import _count, _pct, _points, _real
-from ..stats.power_plan import (
-    DESIGNS,
-    METHODS,
-    _check_gap,
-    _check_power,
-    _gap_for,
-    _missing,
-    _n_for,
-    _Plan,
-    _plan,
-    sampled_se,
-    sampled_variance,
-)
 from ..core.document import SCHEMA_VERSION, json_safe
+from ..core.errors import EvalbarsError
+from ..core.version import __version__
+from ..report.notebook import NotebookMixin
+from ..report.text.power import render_text
+from ..stats.mcnemar_power import MCNEMAR_TAIL, _mcnemar, mcnemar_power
+from ..stats.power_checks import _count, _pct, _points, _real
+from ..stats.power_plan import (DESIGNS, INPUTS, METHODS, _check_gap, _check_power, _gap_for,
+                                _missing, _n_for, _Plan, _plan, sampled_se, sampled_variance)
+from .pilot import Pilot, from_pilot, icc
 
 __all__ = ["DESIGNS", "GRID_GAPS", "INPUTS", "MCNEMAR_TAIL", "METHODS", "Pilot", "PowerResult",
            "from_pilot", "grid", "icc", "mcnemar_power", "sampled_se", "sampled_variance",
@@ -58,10 +48,6 @@ __all__ = ["DESIGNS", "GRID_GAPS", "INPUTS", "MCNEMAR_TAIL", "METHODS", "Pilot",
 
 GRID_GAPS = (0.005, 0.01, 0.02, 0.05)
 """Gaps of :func:`grid`: 0.5, 1, 2 and 5 points."""
-
-INPUTS = ("disagreement", "baseline", "variance", "icc", "cluster_size", "design_effect",
-          "samples", "between_variance")
-"""The design inputs :func:`solve` and :func:`grid` accept (besides n, gap and power)."""
 
 
 # --- results --------------------------------------------------------------------------
@@ -112,8 +98,6 @@ class PowerResult(NotebookMixin):
         return json_safe(out)
 
     def __str__(self) -> str:
-        from ..report.text.power import render_text
-
         return render_text(self.to_dict())
 
 

@@ -16,8 +16,10 @@ be measured (seed 000, "Seeds: the run is also a sample"):
 
 :func:`seeds` is ``evalbars.seeds``. Recipes are the models of
 :func:`evalbars.io.ingest.load` read with ``run=``: each (model, run) pair is a system
-``"model@run"``, and :attr:`~evalbars.io.ingest.ItemScores.runs` says which. Runs of
-different recipes are unrelated, even when their labels match.
+``"model@run"``, and :attr:`~evalbars.io.item_scores.ItemScores.runs` says which. Runs of
+different recipes are unrelated, even when their labels match. The result records are
+in :mod:`evalbars.analyses.seeds_results`, the statement and tables in
+:mod:`evalbars.report.text.seeds`.
 """
 from __future__ import annotations
 
@@ -29,22 +31,17 @@ from typing import Sequence
 import numpy as np
 from scipy import special
 
-from ..stats import clustering, intervals
+from ..stats import cluster_resampling, clustering, intervals
 from .settings import checked_settings, provenance
 from ..core.errors import EvalbarsError
 from ..io.inputs import read_scores, takes_load_options
-from ..report.notebook import NotebookMixin
 from ..stats.resample import bootstrap_sums
 from ..core.seeding import child_seed
 from ..core.types import Interval
 from ..stats.bootstrap import bootstrap_means, percentile_interval
 from ..io.ingest import ItemScores
-from ..core.document import SCHEMA_VERSION, json_safe
-from .results import Settings, _find
-
-METHODS = ("seeds-t", "two-level-bootstrap")
-"""Intervals of a recipe's mean and of the difference of two recipes; the first is the
-headline."""
+from .results import Settings
+from .seeds_results import RecipeDifference, RecipeSeeds, RunScore, SeedSplit, SeedsResult
 
 MIN_RUNS = 3
 """Below this many runs per recipe the result warns that the seed variance is shaky."""
@@ -54,150 +51,6 @@ DF_GUARD = 0.25
 (1 - DF_GUARD) upper confidence bound, ``s^2 (R - 1) / chi2_{R-1}(DF_GUARD)``: plugging in
 ``s^2`` itself gives degrees of freedom that are too many exactly when ``s^2`` came out
 small, and intervals that cover 90% with 3 runs (tests/test_seeds.py, docs/seeds.md)."""
-
-
-# --------------------------------------------------------------------------- results
-
-
-@dataclass(frozen=True, slots=True)
-class RunScore:
-    """One training run's score over the questions, with its interval over questions."""
-
-    run: str
-    system: str
-    mean: float
-    interval: Interval
-
-    def to_dict(self) -> dict:
-        return {"run": self.run, "name": self.system, "mean": self.mean,
-                "interval": self.interval.to_dict()}
-
-
-@dataclass(frozen=True, slots=True)
-class SeedSplit:
-    """The variance of one run's score, split into seeds and questions.
-
-    ``seed`` is the variance of the score across training runs with infinitely many
-    questions (None with one run); ``question`` the variance of one run's score across
-    question sets of this size; ``run_by_question`` the residual mean square of the
-    two-way (question x run) table, the noise that makes runs disagree question by
-    question; ``seed_share`` is ``seed / (seed + question)``.
-    """
-
-    seed: float | None
-    question: float
-    run_by_question: float | None
-    seed_share: float | None
-
-    def to_dict(self) -> dict:
-        return {"seed": self.seed, "question": self.question,
-                "run_by_question": self.run_by_question, "seed_share": self.seed_share}
-
-
-@dataclass(frozen=True, slots=True)
-class RecipeSeeds:
-    """A recipe over its runs: each run, the mean and sd across runs, the intervals.
-
-    ``se`` and ``df`` are the standard error and Satterthwaite degrees of freedom of the
-    ``seeds-t`` interval; ``sd`` is None with a single run.
-    """
-
-    name: str
-    runs: tuple[RunScore, ...]
-    mean: float
-    sd: float | None
-    se: float
-    df: float | None
-    intervals: tuple[Interval, ...]
-    variance: SeedSplit
-
-    def interval(self, method: str) -> Interval:
-        """The interval computed by ``method`` (``"seeds-t"`` or ``"two-level-bootstrap"``)."""
-        return _find(self.intervals, method)
-
-    def to_dict(self) -> dict:
-        return {"name": self.name, "n_runs": len(self.runs), "mean": self.mean, "sd": self.sd,
-                "se": self.se, "df": self.df,
-                "intervals": [i.to_dict() for i in self.intervals],
-                "variance": self.variance.to_dict(), "runs": [r.to_dict() for r in self.runs]}
-
-
-@dataclass(frozen=True, slots=True)
-class RecipeDifference:
-    """Mean of recipe ``b`` minus mean of recipe ``a``, runs as the unit, paired on questions.
-
-    ``seed_a`` and ``seed_b`` are each recipe's seed variance over its number of runs and
-    ``questions`` the question variance of the paired difference: the three parts of
-    ``se ** 2``.
-    """
-
-    a: str
-    b: str
-    estimate: float
-    se: float
-    df: float | None
-    intervals: tuple[Interval, ...]
-    seed_a: float
-    seed_b: float
-    questions: float
-
-    def interval(self, method: str) -> Interval:
-        """The interval computed by ``method`` (``"seeds-t"`` or ``"two-level-bootstrap"``)."""
-        return _find(self.intervals, method)
-
-    def to_dict(self) -> dict:
-        return {"a": self.a, "b": self.b, "estimate": self.estimate, "se": self.se,
-                "df": self.df, "intervals": [i.to_dict() for i in self.intervals],
-                "variance": {"seed_a": self.seed_a, "seed_b": self.seed_b,
-                             "questions": self.questions}}
-
-
-@dataclass(frozen=True, slots=True)
-class SeedsResult(NotebookMixin):
-    """Runs, recipes and the paired recipe comparison (``evalbars seeds``).
-
-    ``models`` holds the recipes; ``difference`` is set for a pair; ``n_clusters`` with a
-    cluster column (then clusters, not questions, are resampled).
-    """
-
-    n_items: int
-    score_type: str
-    settings: Settings
-    n_clusters: int | None
-    models: tuple[RecipeSeeds, ...]
-    difference: RecipeDifference | None
-    dropped: dict | None
-    statement: str
-    warnings: tuple[str, ...]
-    provenance: dict
-
-    def model(self, name: str) -> RecipeSeeds:
-        """The :class:`RecipeSeeds` of the recipe called ``name``."""
-        for recipe in self.models:
-            if recipe.name == name:
-                return recipe
-        raise KeyError(f"no recipe {name!r}; have {[m.name for m in self.models]}")
-
-    def to_dict(self) -> dict:
-        settings = {**self.settings.to_dict(), "methods": list(METHODS),
-                    "resample": "questions" if self.n_clusters is None else "clusters"}
-        if self.n_clusters is not None:
-            settings["n_clusters"] = self.n_clusters
-        out = {"schema_version": SCHEMA_VERSION, "kind": "seeds", "n_items": self.n_items,
-               "score_type": self.score_type, "settings": settings,
-               "models": [m.to_dict() for m in self.models]}
-        if self.dropped is not None:
-            out["dropped"] = dict(self.dropped)
-        if self.difference is not None:
-            out["difference"] = self.difference.to_dict()
-        out.update(statement=self.statement, warnings=list(self.warnings),
-                   provenance=self.provenance)
-        return json_safe(out)
-
-    def __str__(self) -> str:
-        from ..report.text.seeds import render_text
-
-        return render_text(self.to_dict())
 
 
 # --------------------------------------------------------------------------- statistics
@@ -287,8 +140,8 @@ def _two_level(tables: list[_Table], clusters, items_key: str, names: list[str],
     x = np.hstack([t.x for t in tables])
     seed = child_seed(settings.seed, items_key)
     means = bootstrap_means(x, n_resamples=settings.n_resamples, seed=seed) if clusters is None \
-        else clustering.cluster_bootstrap_means(x, clusters, n_resamples=settings.n_resamples,
-                                                seed=seed)
+        else cluster_resampling.cluster_bootstrap_means(
+            x, clusters, n_resamples=settings.n_resamples, seed=seed)
     out, start = [], 0
     for table, name in zip(tables, names):
         r = table.x.shape[1]
@@ -522,5 +375,4 @@ def seeds(
     return dataclasses.replace(result, statement=statement(result.to_dict()))
 
 
-__all__ = ["METHODS", "MIN_RUNS", "RecipeDifference", "RecipeSeeds", "RunScore", "SeedSplit",
-           "SeedsResult", "seeds"]
+__all__ = ["MIN_RUNS", "seeds"]

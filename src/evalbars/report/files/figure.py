@@ -38,7 +38,7 @@ def figure_for(doc: dict) -> tuple[str, str] | None:
         return figure_for(doc.get("comparison") or {})
     d = digits(doc)
     if kind == "power":
-        from ..plots import power_curves
+        from ..power_curves import power_curves
 
         curves = power_curves(doc)
         label = "questions per model" if doc.get("design") == "unpaired" else "questions"

@@ -1,10 +1,12 @@
-"""Renderers for ``select`` documents: pure functions of the JSON.
+"""The statement and renderers for ``select`` documents: pure functions of the JSON.
 
 Rounding happens here and only here; the document keeps full precision.
 """
 from __future__ import annotations
 
+from ...stats import multiplicity
 from .. import format as fmt
+from ..statement import _METHOD_WORDS, _TEST_WORDS, _unmeasured
 from .blocks import closing_lines, markdown_closing, md_table, source_lines, table
 
 
@@ -23,6 +25,101 @@ def _ends(doc: dict, interval: dict, digits: int) -> str:
 
 def _unit(doc: dict) -> str:
     return " points" if doc["score_type"] == "binary" else ""
+
+
+# --- the statement ---------------------------------------------------------------------
+
+
+def _gain_in_units(doc: dict, x: float, digits: int) -> str:
+    """'+2.4 points' for 0/1 scores; the signed gain alone otherwise."""
+    return _gain(doc, x, digits) + _unit(doc)
+
+
+def _versus(doc: dict, x: float, digits: int, what: str) -> str:
+    """'+2.4 points above it', or '1.0 points below it' for a loss."""
+    if x < 0:
+        return f"{_gain_in_units(doc, -x, digits).lstrip('+')} below {what}"
+    return f"{_gain_in_units(doc, x, digits)} above {what}"
+
+
+def _p(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def _many(n: int, word: str) -> str:
+    return f"{fmt.count(n)} {word}{'' if n == 1 else 's'}"
+
+
+def select_statement(doc: dict) -> str:
+    """The statement for a ``select`` document: the winner, the curse, the held-out result.
+
+    A pure function of the document, so every renderer shows the same words.
+    """
+    level = doc["settings"]["confidence_level"]
+    best, null = doc["candidates"][0], doc["null_best"]
+    n_cand, baseline, winner = len(doc["candidates"]), doc["baseline"], doc["winner"]
+    head = best["intervals"][0]
+    digits = fmt.decimals_for(doc["score_type"], head["high"] - head["low"])
+    split = doc["split"]
+    where = f"this {fmt.count(doc['n_items'])}-question evaluation set"
+    if split is not None:
+        how = (f"split {split['column']!r} = {split['select_on']!r}"
+               if split["method"] == "column"
+               else f"a random {1 - split['holdout']:.0%} of the {split['unit']}, seed "
+                    f"{doc['settings']['seed']}")
+        where = f"{fmt.count(split['n_select'])} selection questions ({how})"
+    null_of = (f"The best of {n_cand} candidates with no true effect" if n_cand > 1
+               else "A candidate with no true effect")
+    sentences = [
+        f"On {where}, {_many(n_cand, 'candidate')} answered the same questions as the "
+        f"baseline {baseline}. The best, {winner}, scores "
+        f"{_versus(doc, best['estimate'], digits, 'it')} ({level:.0%} CI "
+        f"{_ends(doc, head, digits)}, {_METHOD_WORDS.get(head['method'], head['method'])}, "
+        "not adjusted for the choice).",
+        f"{null_of} would beat the baseline by {_gain_in_units(doc, null['mean'], digits)} "
+        f"on average on data like these (95th percentile "
+        f"{_gain_in_units(doc, null['p95'], digits)}); luck alone "
+        f"gives a best gain at least this large with {_p(null['p_value'])} (one-sided and "
+        f"selection-aware, from {fmt.count(null['n_resamples'])} shared bootstrap resamples "
+        f"of the {_many(n_cand, 'gain')}).",
+        f"Corrected for the choice, {winner}'s gain is estimated at "
+        f"{_gain_in_units(doc, doc['adjusted_gain']['estimate'], digits)} (double bootstrap "
+        f"bias correction); an interval that holds for {'all ' if n_cand > 1 else ''}"
+        f"{_many(n_cand, 'candidate')} at once puts it at "
+        f"{_ends(doc, best['intervals'][-1], digits)}.",
+    ]
+    correction = doc["correction"]
+    alpha = correction["alpha"]
+    adjusted = sum(c["p_adjusted"] < alpha for c in doc["candidates"])
+    raw = sum(c["p_value"] < alpha for c in doc["candidates"])
+    sentence = (f"{adjusted} of {_many(n_cand, 'candidate')} "
+                f"{'differs' if adjusted == 1 else 'differ'} from the baseline after the "
+                f"{correction['method'].title()} correction ({raw} on raw p-values)")
+    if n_cand > 1:
+        chance = multiplicity.familywise_error(n_cand, alpha=alpha)
+        sentence += (f"; uncorrected, {n_cand} tests at the {alpha:.0%} level would raise at "
+                     f"least one false alarm with probability {chance:.0%} if no candidate "
+                     "differed (independent tests)")
+    sentences.append(sentence + ".")
+    confirm = doc["confirm"]
+    if confirm is None:
+        sentences.append(f"To report {winner}'s gain, confirm it once on questions not used "
+                         "for choosing (a held-out split).")
+    else:
+        interval = confirm["intervals"][0]
+        test = _TEST_WORDS.get(confirm["test"], confirm["test"])
+        sentences.append(
+            f"Confirmed once on the {fmt.count(confirm['n_items'])} held-out questions, "
+            f"{winner} scores {_versus(doc, confirm['estimate'], digits, baseline)} "
+            f"({level:.0%} CI {_ends(doc, interval, digits)}, "
+            f"{_METHOD_WORDS.get(interval['method'], interval['method'])}; {test} "
+            f"{_p(confirm['p_value'])}). This held-out comparison is the result; the "
+            "numbers from the selection questions are biased upward by the choice.")
+    sentences.append(_unmeasured(doc))
+    return " ".join(sentences)
+
+
+# --- the report --------------------------------------------------------------------------
 
 
 def _heading(doc: dict) -> str:
