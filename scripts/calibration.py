@@ -22,13 +22,13 @@ import numpy as np
 
 from evalbars import __version__
 from evalbars.analyses import caveats
-from evalbars.stats import permutation
 from evalbars.report.text.simulate import render_markdown
 from evalbars.simulate import _calibration_units as units
 from evalbars.simulate import _coverage as grid
 from evalbars.simulate import coverage
-from evalbars.stats.exact_coverage import EXACT_INTERVALS, binomial_coverage
 from evalbars.simulate._calibration_mc import HEADLINE, gap_spec
+from evalbars.stats import permutation
+from evalbars.stats.exact_coverage import EXACT_INTERVALS, binomial_coverage
 
 ROOT = Path(__file__).resolve().parents[1]
 BANDS = (0, 1, 3, 10, 30)
@@ -331,11 +331,11 @@ def document(doc: dict, seconds: float | None, command: str) -> str:
         "table by a test)."] + gap_policy(study) + [
         "",
         "## How it is validated", "",
-        "`tests/test_calibration.py`: the exact coverage agrees with simulation and the "
+        "`tests/simulate/test_calibration.py`: the exact coverage agrees with simulation and the "
         "exact rejection rates with brute force over every 2x2 table; the recommended "
         "defaults stay near nominal and the known failures are seen on a few cells (in CI, "
         "seconds); the figures the warnings quote are the study's. `pytest -m slow "
-        "tests/test_calibration.py` checks the defaults over the whole grid (minutes).", "",
+        "tests/simulate/test_calibration.py` checks the defaults over the whole grid (minutes).", "",
         "## The tables", ""]
     lines += render_markdown(doc).splitlines()[2:]
     return "\n".join(lines).rstrip() + "\n"

@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 import csv
-from pathlib import Path
-
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest

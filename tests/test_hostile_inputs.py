@@ -24,8 +24,8 @@ import numpy as np
 import pytest
 
 import evalbars
-from evalbars.core.errors import EvalbarsError
 from evalbars.cli import main
+from evalbars.core.errors import EvalbarsError
 from evalbars.io.ingest import load
 from evalbars.io.logs import _zip
 
@@ -425,7 +425,7 @@ def test_encrypted_entry(capsys, tmp_path, method):
 
 
 # --------------------------------------------------------------------------- malformed logs
-# Each case was a traceback before (found by tests/test_fuzz_loaders.py); now a result or
+# Each case was a traceback before (found by tests/io/test_fuzz_loaders.py); now a result or
 # one line.
 
 LOGS = ROOT / "tests" / "data" / "logs"

@@ -40,8 +40,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import evalbars
-from evalbars.stats import resample as _resample
 from evalbars.cli import main
+from evalbars.stats import resample as _resample
 
 pd = pytest.importorskip("pandas")
 

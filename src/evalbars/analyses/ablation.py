@@ -24,17 +24,17 @@ from typing import Sequence
 
 import numpy as np
 
-from ..report import format as fmt
-from . import measures as _parts
-from ..stats import multiplicity
-from .settings import checked_settings, provenance
 from ..core.errors import EvalbarsError
-from ..io.inputs import read_scores, takes_load_options
 from ..core.progress import bootstrap_bar
+from ..io.inputs import read_scores, takes_load_options
+from ..report import format as fmt
+from ..report.statement import _METHOD_WORDS, _TEST_WORDS, _unmeasured
+from ..stats import multiplicity
 from ..stats.bootstrap import percentile_interval
+from . import measures
 from .leaderboard import PairComparison, _check_correction, _pair, _shared_means
 from .results import ModelScore, _Report
-from ..report.statement import _METHOD_WORDS, _TEST_WORDS, _unmeasured
+from .settings import checked_settings, provenance
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,11 +231,11 @@ def ablation(
                             f"{full!r} and the baseline {baseline!r}; the data has "
                             f"{list(scores.models)}")
     ordered = tuple(sorted((full, baseline, *names)))
-    prepared = _parts.prepare(scores, ordered)
+    prepared = measures.prepare(scores, ordered)
     per_model = 1 if prepared.clusters is None else 2
     bar = bootstrap_bar(progress, per_model * len(ordered) + 1, settings.n_resamples)
     try:
-        summaries = {name: _parts.model_score(_parts.prepare(scores, (name,)), name, settings,
+        summaries = {name: measures.model_score(measures.prepare(scores, (name,)), name, settings,
                                               bar) for name in ordered}
         replicates, method = _shared_means(prepared, settings, bar)
     finally:
@@ -261,7 +261,7 @@ def ablation(
         found.append(Variant(summaries[name], drop, versus, share))
     found.sort(key=lambda v: (-v.drop.estimate, v.name))
     order = [full, baseline] + [v.name for v in found]
-    warnings = _parts.score_warnings(prepared, [summaries[name] for name in order])
+    warnings = measures.score_warnings(prepared, [summaries[name] for name in order])
     if found[0].share.low is None and gain.estimate != 0:
         head = gain.intervals[0]
         warnings += (f"the full system's gain over the baseline cannot be told from zero "

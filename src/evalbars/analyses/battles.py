@@ -27,7 +27,13 @@ from ..io.files import read, sha256
 from ..report.notebook import NotebookMixin
 from ..report.text.leaderboard import bradley_terry_statement
 from ..stats.bootstrap import percentile_interval
-from ..stats.bradley_terry import ELO_PER_LOG_ODDS, _connected, _fit_stack, _no_mle_message, _wins_tables
+from ..stats.bradley_terry import (
+    ELO_PER_LOG_ODDS,
+    _connected,
+    _fit_stack,
+    _no_mle_message,
+    _wins_tables,
+)
 from ..stats.ranks import rank_uncertainty
 from ..stats.resample import BLOCK, bootstrap_sums
 from .results import Settings

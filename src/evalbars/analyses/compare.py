@@ -8,15 +8,15 @@ from __future__ import annotations
 import dataclasses
 from typing import Sequence
 
-from . import measures as _parts
-from ..stats import equivalence, intervals
-from .settings import checked_settings, provenance
 from ..core.errors import EvalbarsError
-from ..io.inputs import pick_pair, read_scores, takes_load_options
 from ..core.progress import bootstrap_bar
+from ..io.inputs import pick_pair, read_scores, takes_load_options
+from ..report.statement import ci_statement, compare_statement
+from ..stats import equivalence, intervals
+from . import measures
 from .caveats import gap_warnings
 from .results import CIResult, CompareResult, Settings
-from ..report.statement import ci_statement, compare_statement
+from .settings import checked_settings, provenance
 
 
 @takes_load_options
@@ -61,23 +61,23 @@ def ci(
     settings = checked_settings(confidence_level, n_resamples, seed)
     scores = read_scores(data, data2, models, **load_options)
     names = tuple(models) if models is not None else scores.models
-    prepared = _parts.prepare(scores, names)
+    prepared = measures.prepare(scores, names)
     bar = bootstrap_bar(progress, len(names) * (2 if prepared.clusters is not None else 1),
                         settings.n_resamples)
     try:
-        summaries = tuple(_parts.model_score(prepared, name, settings, bar) for name in names)
+        summaries = tuple(measures.model_score(prepared, name, settings, bar) for name in names)
     finally:
         if bar is not None:
             bar.close()
     result = CIResult(
         n_items=len(scores.items), score_type=scores.score_type, settings=settings,
         models=summaries, statement="", dropped=scores.dropped,
-        warnings=_parts.score_warnings(prepared, summaries),
+        warnings=measures.score_warnings(prepared, summaries),
         provenance=provenance(scores, settings))
     return dataclasses.replace(result, statement=ci_statement(result.to_dict()))
 
 
-def _equivalence(prepared: _parts.Prepared, a_name: str, b_name: str, difference,
+def _equivalence(prepared: measures.Prepared, a_name: str, b_name: str, difference,
                  margin: float, settings: Settings) -> equivalence.Equivalence:
     """Non-inferiority and TOST: paired t, clustered (CR1 SE, G - 1 df) with clusters, or
     Newcombe's interval where it is the gap's headline (0/1, few discordant questions)."""
@@ -153,25 +153,25 @@ def compare(
     wanted = [a, b] if a is not None and b is not None else None
     scores = read_scores(data, data2, wanted, **load_options)
     a_name, b_name = pick_pair(scores, a, b)
-    prepared = _parts.prepare(scores, tuple(sorted((a_name, b_name))))
+    prepared = measures.prepare(scores, tuple(sorted((a_name, b_name))))
     bar = bootstrap_bar(progress, 3 * (2 if prepared.clusters is not None else 1),
                         settings.n_resamples)
     try:
-        summaries = tuple(_parts.model_score(prepared, name, settings, bar)
+        summaries = tuple(measures.model_score(prepared, name, settings, bar)
                           for name in (a_name, b_name))
-        difference = _parts.difference(prepared, a_name, b_name, settings, bar)
+        difference = measures.difference(prepared, a_name, b_name, settings, bar)
     finally:
         if bar is not None:
             bar.close()
-    agreement = _parts.agreement(prepared, a_name, b_name)
+    agreement = measures.agreement(prepared, a_name, b_name)
     result = CompareResult(
         n_items=len(scores.items), score_type=scores.score_type, settings=settings,
         models=summaries, statement="", dropped=scores.dropped,
-        warnings=_parts.score_warnings(prepared, summaries)
+        warnings=measures.score_warnings(prepared, summaries)
         + tuple(gap_warnings(difference, agreement)),
         provenance=provenance(scores, settings),
         difference=difference, agreement=agreement,
-        tests=_parts.tests(prepared, a_name, b_name, settings),
+        tests=measures.tests(prepared, a_name, b_name, settings),
         equivalence=None if margin is None else _equivalence(prepared, a_name, b_name,
                                                              difference, margin, settings))
     return dataclasses.replace(result, statement=compare_statement(result.to_dict()))

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..report import format as fmt
+from ..core.document import json_safe
 from ..io.inputs import takes_load_options
+from ..report import format as fmt
 from ..report.notebook import NotebookMixin
 from ..stats.equivalence import INTERVAL_WORDS
-from ..core.document import json_safe
 from .results import CompareResult
 
 EXIT_STATUS = {"pass": 0, "fail": 1, "inconclusive": 3}

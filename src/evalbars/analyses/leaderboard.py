@@ -28,17 +28,18 @@ from typing import Sequence
 
 import numpy as np
 
-from ..stats import cluster_resampling, clustering, intervals, multiplicity
-from .settings import checked_settings, provenance
 from ..core.errors import EvalbarsError
-from ..io.inputs import read_scores, takes_load_options
 from ..core.progress import bootstrap_bar
 from ..core.seeding import child_seed
 from ..core.types import Interval, TestResult
+from ..io.inputs import read_scores, takes_load_options
+from ..report.text.leaderboard import leaderboard_statement
+from ..stats import cluster_resampling, clustering, intervals, multiplicity
 from ..stats.bootstrap import bootstrap_means, percentile_interval
 from ..stats.ranks import rank_uncertainty
+from . import measures
 from .results import ModelScore, Settings, _Report
-from ..report.text.leaderboard import leaderboard_statement
+from .settings import checked_settings, provenance
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,10 +210,8 @@ def _shared_means(prepared, settings: Settings, progress) -> tuple[np.ndarray, s
 def _pair(scores, prepared, replicates: np.ndarray, method: str, a: str, b: str,
           settings: Settings) -> PairComparison:
     """One pair: the gap from the shared resample, the analytic interval, compare's test."""
-    from . import measures as _parts
-
     level = settings.confidence_level
-    columns = _parts.prepare(scores, tuple(sorted((a, b))))
+    columns = measures.prepare(scores, tuple(sorted((a, b))))
     x_a, x_b = columns.column(a), columns.column(b)
     gaps = replicates[:, prepared.names.index(b)] - replicates[:, prepared.names.index(a)]
     if columns.clusters is None:
@@ -224,7 +223,7 @@ def _pair(scores, prepared, replicates: np.ndarray, method: str, a: str, b: str,
     return PairComparison(
         a, b, float(np.mean(x_b - x_a)),
         (percentile_interval(gaps, method=method, confidence_level=level), analytic),
-        _parts.tests(columns, a, b, settings)[0], float("nan"))
+        measures.tests(columns, a, b, settings)[0], float("nan"))
 
 
 @takes_load_options
@@ -296,19 +295,17 @@ def leaderboard(
     >>> round(pair.estimate, 3), pair.test.name, round(pair.p_adjusted, 4)
     (0.026, 'mcnemar-exact', 0.0072)
     """
-    from . import measures as _parts
-
     settings = checked_settings(confidence_level, n_resamples, seed)
     _check_correction(correction)
     scores = read_scores(data, data2, models, **load_options)
     names = tuple(models) if models is not None else scores.models
     _check_models(names, baseline)
     # Columns in name order, so nothing depends on the order of the input's columns.
-    prepared = _parts.prepare(scores, tuple(sorted(set(names))))
+    prepared = measures.prepare(scores, tuple(sorted(set(names))))
     per_model = 1 if prepared.clusters is None else 2  # item and cluster bootstraps
     bar = bootstrap_bar(progress, per_model * len(prepared.names) + 1, settings.n_resamples)
     try:
-        summaries = {name: _parts.model_score(_parts.prepare(scores, (name,)), name, settings,
+        summaries = {name: measures.model_score(measures.prepare(scores, (name,)), name, settings,
                                               bar) for name in prepared.names}
         replicates, method = _shared_means(prepared, settings, bar)
     finally:
@@ -340,7 +337,7 @@ def leaderboard(
     result = LeaderboardResult(
         n_items=len(scores.items), score_type=scores.score_type, settings=settings,
         models=ranked, statement="", dropped=scores.dropped,
-        warnings=_parts.score_warnings(prepared, [summaries[name] for name in order]),
+        warnings=measures.score_warnings(prepared, [summaries[name] for name in order]),
         provenance=provenance(scores, settings), baseline=baseline, correction=correction,
         alpha=alpha, pairs=tuple(pairs), groups=found)
     return dataclasses.replace(result, statement=leaderboard_statement(result.to_dict()))

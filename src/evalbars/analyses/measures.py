@@ -13,13 +13,13 @@ from typing import Callable
 
 import numpy as np
 
-from ..stats import bootstrap, cluster_resampling, clustering, intervals, samples, significance
 from ..core.errors import EvalbarsError
 from ..core.seeding import child_seed
-from ..io.table import short
 from ..core.types import Interval, TestResult
-from .caveats import FEW_DISCORDANT, interval_warnings
 from ..io.ingest import ItemScores
+from ..io.table import short
+from ..stats import bootstrap, cluster_resampling, clustering, intervals, samples, significance
+from .caveats import FEW_DISCORDANT, interval_warnings
 from .results import Agreement, Difference, ModelScore, Settings
 
 BINARY_MODEL_METHODS = ("wilson", "wald", "clt", "clopper-pearson", "agresti-coull", "jeffreys",

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.document import json_safe
 from ..core.errors import EvalbarsError
 from ..io.inputs import pick_pair, read_scores, takes_load_options
 from ..stats.clustering import clustered_se
-from ..core.document import json_safe
 from ..stats.samples import variance_split
 
 

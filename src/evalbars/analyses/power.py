@@ -37,8 +37,20 @@ from ..report.notebook import NotebookMixin
 from ..report.text.power import render_text
 from ..stats.mcnemar_power import MCNEMAR_TAIL, _mcnemar, mcnemar_power
 from ..stats.power_checks import _count, _pct, _points, _real
-from ..stats.power_plan import (DESIGNS, INPUTS, METHODS, _check_gap, _check_power, _gap_for,
-                                _missing, _n_for, _Plan, _plan, sampled_se, sampled_variance)
+from ..stats.power_plan import (
+    DESIGNS,
+    INPUTS,
+    METHODS,
+    _check_gap,
+    _check_power,
+    _gap_for,
+    _missing,
+    _n_for,
+    _Plan,
+    _plan,
+    sampled_se,
+    sampled_variance,
+)
 from .pilot import Pilot, from_pilot, icc
 
 __all__ = ["DESIGNS", "GRID_GAPS", "INPUTS", "MCNEMAR_TAIL", "METHODS", "Pilot", "PowerResult",

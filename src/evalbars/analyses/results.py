@@ -6,7 +6,6 @@ documented in docs/json.md); the CLI's ``--format json`` prints exactly that.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 from typing import TYPE_CHECKING
 
 from ..core.document import SCHEMA_VERSION, json_safe

@@ -31,17 +31,17 @@ from typing import Sequence
 import numpy as np
 from scipy import special
 
-from ..stats import cluster_resampling, clustering, intervals
-from .settings import checked_settings, provenance
 from ..core.errors import EvalbarsError
-from ..io.inputs import read_scores, takes_load_options
-from ..stats.resample import bootstrap_sums
 from ..core.seeding import child_seed
 from ..core.types import Interval
-from ..stats.bootstrap import bootstrap_means, percentile_interval
 from ..io.ingest import ItemScores
+from ..io.inputs import read_scores, takes_load_options
+from ..stats import cluster_resampling, clustering, intervals
+from ..stats.bootstrap import bootstrap_means, percentile_interval
+from ..stats.resample import bootstrap_sums
 from .results import Settings
 from .seeds_results import RecipeDifference, RecipeSeeds, RunScore, SeedSplit, SeedsResult
+from .settings import checked_settings, provenance
 
 MIN_RUNS = 3
 """Below this many runs per recipe the result warns that the seed variance is shaky."""
@@ -50,7 +50,7 @@ DF_GUARD = 0.25
 """The degrees of freedom of ``seeds-t`` take each seed variance at its one-sided
 (1 - DF_GUARD) upper confidence bound, ``s^2 (R - 1) / chi2_{R-1}(DF_GUARD)``: plugging in
 ``s^2`` itself gives degrees of freedom that are too many exactly when ``s^2`` came out
-small, and intervals that cover 90% with 3 runs (tests/test_seeds.py, docs/seeds.md)."""
+small, and intervals that cover 90% with 3 runs (tests/analyses/test_seeds.py, docs/seeds.md)."""
 
 
 # --------------------------------------------------------------------------- statistics
@@ -315,7 +315,7 @@ def seeds(
     that draw the questions once (shared by all runs of both recipes) and each recipe's
     runs with replacement; it cannot know how few runs there are and counts the run x
     question noise twice, so it is too narrow with 3 runs when seeds dominate and too
-    wide when they do not (tests/test_seeds.py measures both). A recipe with one run has
+    wide when they do not (tests/analyses/test_seeds.py measures both). A recipe with one run has
     no seed part: its intervals cover questions only, and its claims are about one
     checkpoint.
 

@@ -28,21 +28,20 @@ from typing import Sequence
 
 import numpy as np
 
-from . import measures as _parts
-from ..stats import multiplicity
-from .settings import checked_settings, provenance
 from ..core.errors import EvalbarsError
-from ..io.inputs import takes_load_options
 from ..core.progress import bootstrap_bar
-from ..io.table import name_list
 from ..core.types import Interval, TestResult
 from ..io.ingest import ItemScores
+from ..io.inputs import takes_load_options
+from ..io.table import name_list
+from ..report.text.select import select_statement
+from ..stats import multiplicity
+from . import measures
 from .leaderboard import PairComparison, _check_correction, _pair, _shared_means
 from .results import Difference, ModelScore, Settings, _Report
-from .select_curse import (AdjustedGain, NullBest, adjusted_gain, null_best,
-                           simultaneous_intervals)
+from .select_curse import AdjustedGain, NullBest, adjusted_gain, null_best, simultaneous_intervals
 from .select_split import _by_column, _by_holdout, _check_split, _read, _subset
-from ..report.text.select import select_statement
+from .settings import checked_settings, provenance
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,12 +260,12 @@ def select(
                                      if labels is not None
                                      else _by_holdout(scores, ordered, holdout, settings.seed))
         chosen, held = _subset(scores, keep), _subset(scores, confirm)
-    prepared = _parts.prepare(chosen, ordered)
+    prepared = measures.prepare(chosen, ordered)
     per_model = 1 if prepared.clusters is None else 2
     stages = per_model * (len(ordered) + (3 if held is not None else 0)) + 1
     bar = bootstrap_bar(progress, stages, settings.n_resamples)
     try:
-        summaries = {name: _parts.model_score(_parts.prepare(chosen, (name,)), name, settings,
+        summaries = {name: measures.model_score(measures.prepare(chosen, (name,)), name, settings,
                                               bar) for name in ordered}
         replicates, method = _shared_means(prepared, settings, bar)
         pairs = [_pair(chosen, prepared, replicates, method, baseline, name, settings)
@@ -298,7 +297,7 @@ def select(
         n_items=len(scores.items), score_type=scores.score_type, settings=settings,
         models=tuple(summaries[name] for name in order), statement="",
         dropped=scores.dropped,
-        warnings=_parts.score_warnings(prepared, [summaries[name] for name in order])
+        warnings=measures.score_warnings(prepared, [summaries[name] for name in order])
         + _tie_warning(found),
         provenance=provenance(scores, settings), baseline=baseline, correction=correction,
         alpha=1.0 - settings.confidence_level, split=split_info, candidates=tuple(found),
@@ -310,12 +309,12 @@ def select(
 def _confirm(held: ItemScores, baseline: str, winner: str, settings: Settings,
              bar) -> Confirmation:
     """compare's difference and headline test of the winner, on the held-out questions."""
-    prepared = _parts.prepare(held, tuple(sorted((baseline, winner))))
-    models = tuple(_parts.model_score(_parts.prepare(held, (name,)), name, settings, bar)
+    prepared = measures.prepare(held, tuple(sorted((baseline, winner))))
+    models = tuple(measures.model_score(measures.prepare(held, (name,)), name, settings, bar)
                    for name in (baseline, winner))
     return Confirmation(winner, len(held.items), models,
-                        _parts.difference(prepared, baseline, winner, settings, bar),
-                        _parts.tests(prepared, baseline, winner, settings)[0])
+                        measures.difference(prepared, baseline, winner, settings, bar),
+                        measures.tests(prepared, baseline, winner, settings)[0])
 
 
 def _tie_warning(found: list[Candidate]) -> tuple[str, ...]:

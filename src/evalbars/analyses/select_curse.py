@@ -155,7 +155,7 @@ def adjusted_gain(gains, replicates) -> AdjustedGain:
     effect but takes about 2.3 points too much from a winner that is truly 5 points
     ahead of 19 null candidates (seed 000's settings); in simulation this estimate's bias
     stays within about 0.4 points in both cases, against 2.4 points for the raw gain
-    when no candidate has an effect (tests/test_select.py; docs/select.md). The Monte
+    when no candidate has an effect (tests/analyses/test_select.py; docs/select.md). The Monte
     Carlo error combines the two levels' standard errors.
 
     Examples

@@ -13,8 +13,8 @@ import numpy as np
 
 from ..core.errors import EvalbarsError
 from ..core.seeding import child_seed
-from ..io.inputs import read_scores
 from ..io.ingest import ItemScores
+from ..io.inputs import read_scores
 from ..io.table import name_list
 
 

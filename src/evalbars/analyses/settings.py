@@ -6,9 +6,9 @@ import hashlib
 
 import numpy as np
 
-from ..core.version import __version__
 from ..core.errors import EvalbarsError
 from ..core.seeding import check_seed
+from ..core.version import __version__
 from ..io.ingest import ItemScores
 from .results import Settings
 

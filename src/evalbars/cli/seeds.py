@@ -17,8 +17,8 @@ def document(args: argparse.Namespace) -> dict:
 
     ``evalbars plot seeds`` uses it too (with --from-json, see :func:`add_arguments`).
     """
-    from ..core.errors import EvalbarsError
     from ..analyses.seeds import seeds
+    from ..core.errors import EvalbarsError
 
     if getattr(args, "from_json", None) is not None:
         if args.data is not None:

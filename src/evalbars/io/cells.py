@@ -18,7 +18,6 @@ import numpy as np
 from ..core.errors import EvalbarsError
 from .table import MAX_LISTED, Column, Table, places, short
 
-
 MAX_ABS_SCORE = 1e100
 """Largest score magnitude accepted. Sums, squares and the third moments some intervals
 use stay finite far beyond any real score (the cube of 1e100 is 1e300); 1e200 would

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .cells import _numeric
 from ..core.errors import EvalbarsError
+from .cells import _numeric
 from .table import Table, name_list
-
 
 ID_NAMES = (
     "id", "qid", "item", "item_id", "question_id", "example_id", "doc_id", "sample_id",

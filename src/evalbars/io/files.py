@@ -24,7 +24,6 @@ from ..core.errors import EvalbarsError
 from .table import Column, Table, _check_names, short
 from .text_files import read_csv, read_jsonl
 
-
 FORMATS = {
     ".csv": "csv",
     ".jsonl": "jsonl",

@@ -25,6 +25,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..core.errors import EvalbarsError
+
 # STRAY_SHARE and MODEL_NAME are part of this module's documented face; _check_labels and
 # _resolve are imported from here by evalbars.analyses.battles.
 from . import logs

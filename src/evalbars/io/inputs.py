@@ -12,8 +12,8 @@ import inspect
 from typing import Callable, Sequence
 
 from ..core.errors import EvalbarsError
-from .table import name_list, short
 from .ingest import ItemScores, load
+from .table import name_list, short
 
 _LOAD_PARAMETERS = tuple(
     parameter for parameter in inspect.signature(load).parameters.values()

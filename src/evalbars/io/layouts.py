@@ -26,7 +26,6 @@ from .columns import ID_NAMES, _auto_item, _auto_score, _distinct, _resolve
 from .table import MAX_LISTED, Table, name_list, short
 from .validate import _item_clusters
 
-
 _SAMPLE_HINT = ("pass sample= (--sample COL) if these are several sampled answers per "
                 "question, or run= (evalbars seeds --run COL) if they come from several "
                 "training runs")

@@ -15,7 +15,6 @@ from .answers import _Parts, _runs
 from .cells import _check_labels, _codes, _pick
 from .table import MAX_LISTED, Table, name_list, short
 
-
 _INTERSECT_HINT = "pass intersect=True (--intersect) to compare on the items every model has"
 
 STRAY_SHARE = 0.99

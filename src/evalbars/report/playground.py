@@ -29,8 +29,8 @@ import math
 from importlib import resources
 from pathlib import Path
 
-from ..core.version import __version__
 from ..core.errors import EvalbarsError
+from ..core.version import __version__
 
 TEMPLATE = "playground.html"
 """The page, shipped as package data."""

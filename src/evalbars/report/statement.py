@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from scipy.special import ndtri
 
-from . import format as fmt
 from ..stats.equivalence import INTERVAL_WORDS
+from . import format as fmt
 
 _METHOD_WORDS = {
     "wilson": "Wilson", "t": "t", "clt": "CLT", "wald": "Wald",

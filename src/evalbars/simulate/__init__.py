@@ -29,9 +29,9 @@ own functions).
 """
 from __future__ import annotations
 
+from ._coverage import coverage
 from ._pairs import disagreement_from_correlation
 from ._result import FakePair, Rate, Simulation
-from ._coverage import coverage
 from .paired import TESTS, aa, fake_pair, misaligned, power
 from .selection import peeking, winners_curse
 from .units import MODES, clustering, wrong_unit

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
-from ..stats import bootstrap, intervals, significance
-from ..analyses.measures import CONTINUOUS_TESTS
 from ..analyses.caveats import FEW_DISCORDANT
+from ..analyses.measures import CONTINUOUS_TESTS
+from ..stats import bootstrap, intervals, significance
 from ..stats.exact_coverage import (
     EXACT_INTERVALS,
     EXACT_TESTS,

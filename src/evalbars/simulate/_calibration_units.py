@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from ..stats import bootstrap, cluster_resampling, clustering, intervals, significance
 from ..core.types import Interval
-from ..stats.pass_at_k import pass_at_k
+from ..stats import bootstrap, cluster_resampling, clustering, intervals, significance
 from ..stats.exact_coverage import covers
+from ..stats.pass_at_k import pass_at_k
 from ._calibration_mc import Estimate, Run, share
 from .units import _unit_counts
 

@@ -29,14 +29,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from ..analyses import measures as _parts
+from ..analyses import measures
+from ..analyses.caveats import FEW_DISCORDANT
 from ..core.errors import EvalbarsError
 from ..core.progress import Progress
 from ..core.seeding import child_seed
-from ..analyses.caveats import FEW_DISCORDANT
+from ..stats.exact_coverage import EXACT_INTERVALS
 from . import _calibration_mc as mc
 from . import _calibration_units as units
-from ..stats.exact_coverage import EXACT_INTERVALS
 from ._pairs import check_count, check_run
 from ._result import Rate, Simulation
 
@@ -87,18 +87,18 @@ def _clusters(_: tuple[int, ...]) -> list[dict]:
 
 FAMILIES: dict[str, Family] = {
     "score-binary": Family(
-        "coverage", _parts.BINARY_MODEL_METHODS,
-        tuple(m for m in _parts.BINARY_MODEL_METHODS if m in EXACT_INTERVALS),
+        "coverage", measures.BINARY_MODEL_METHODS,
+        tuple(m for m in measures.BINARY_MODEL_METHODS if m in EXACT_INTERVALS),
         "n questions, each right with probability p (accuracy)",
         lambda ns: [dict(n=n, p=p) for n in ns for p in ACCURACIES], mc.score_binary,
         ("wilson",)),
     "score-continuous": Family(
-        "coverage", _parts.CONTINUOUS_MODEL_METHODS, (),
+        "coverage", measures.CONTINUOUS_MODEL_METHODS, (),
         "n scores from Beta(2p, 2(1 - p)): mean p, standard deviation sqrt(p(1 - p)/3)",
         lambda ns: [dict(n=n, p=p) for n in ns for p in ACCURACIES], mc.score_continuous,
         ("t",)),
     "gap-binary": Family(
-        "coverage", (mc.HEADLINE,) + _parts.BINARY_DIFFERENCE_METHODS, (),
+        "coverage", (mc.HEADLINE,) + measures.BINARY_DIFFERENCE_METHODS, (),
         "two models on n questions, accuracy about p, per-question correlation r; B wins "
         f"{mc.B_SHARE:.0%} of the questions they disagree on; headline: the report's first "
         f"interval, newcombe with fewer than {FEW_DISCORDANT} discordant questions in the "
@@ -117,11 +117,11 @@ FAMILIES: dict[str, Family] = {
         lambda ns: [dict(n=n, p=p) for n in ns for p in PASSK_RATES], units.passk_coverage,
         units.PASSK_METHODS),
     "null-binary": Family(
-        "type I error", _parts.BINARY_TESTS, _parts.BINARY_TESTS,
+        "type I error", measures.BINARY_TESTS, measures.BINARY_TESTS,
         "two equally good models on n questions, accuracy p, per-question correlation r",
         _pairs, mc.tests_binary, ("mcnemar-exact",)),
     "null-continuous": Family(
-        "type I error", _parts.CONTINUOUS_TESTS, (),
+        "type I error", measures.CONTINUOUS_TESTS, (),
         "two exchangeable models: Beta(2p, 2(1 - p)) scores joined by a Gaussian copula "
         "with correlation r", _pairs, mc.tests_continuous, ("sign-flip",)),
     "null-clustered": Family(
@@ -131,11 +131,11 @@ FAMILIES: dict[str, Family] = {
         _clusters, units.null_clustered, ("cluster-sign-flip",),
         (("mcnemar-exact", "mcnemar-exact (ignores clusters)"),)),
     "power-binary": Family(
-        "power", _parts.BINARY_TESTS, _parts.BINARY_TESTS,
+        "power", measures.BINARY_TESTS, measures.BINARY_TESTS,
         f"A at {POWER_ACCURACY:.0%}, B better by gap, per-question correlation "
         f"{POWER_CORRELATION}", _power(POWER_GAPS_BINARY), mc.tests_binary),
     "power-continuous": Family(
-        "power", _parts.CONTINUOUS_TESTS, (),
+        "power", measures.CONTINUOUS_TESTS, (),
         f"Beta scores, A's mean {POWER_ACCURACY}, B's higher by gap, copula correlation "
         f"{POWER_CORRELATION}", _power(POWER_GAPS_CONTINUOUS), mc.tests_continuous),
 }

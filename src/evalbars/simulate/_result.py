@@ -7,12 +7,13 @@ from typing import Callable
 
 import numpy as np
 
-from ..core.version import __version__
+from ..core.document import SCHEMA_VERSION, json_safe
 from ..core.errors import EvalbarsError
 from ..core.progress import Progress
-from ..stats.resample import BLOCK, _run_blocks
 from ..core.seeding import child_seed
-from ..core.document import SCHEMA_VERSION, json_safe
+from ..core.version import __version__
+from ..stats.resample import BLOCK, _run_blocks
+
 
 @dataclass(frozen=True, slots=True)
 class Rate:

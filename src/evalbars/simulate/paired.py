@@ -12,8 +12,8 @@ import math
 import numpy as np
 
 from ..core.errors import EvalbarsError
-from ..io.inputs import pick_pair, read_scores, takes_load_options
 from ..core.seeding import check_seed, child_seed
+from ..io.inputs import pick_pair, read_scores, takes_load_options
 from ._pairs import (
     CELLS,
     at_least,

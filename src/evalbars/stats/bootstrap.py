@@ -14,8 +14,8 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from ..core.errors import EvalbarsError
-from .resample import bootstrap_sums
 from ..core.types import Interval
+from .resample import bootstrap_sums
 
 MEAN_METHODS = ("bootstrap-percentile", "bootstrap-bca")
 PAIRED_METHODS = ("paired-bootstrap-percentile",)
@@ -107,7 +107,7 @@ def bca_interval(
     acceleration ``a`` from the jackknife (:func:`_jackknife_acceleration`), and the ends
     are the replicates' quantiles at ``Phi(z0 + (z0 + z) / (1 - a (z0 + z)))`` for the
     two normal quantiles ``z`` of the level. Validated against scipy.stats.bootstrap with
-    the same settings (tests/test_bootstrap.py).
+    the same settings (tests/stats/test_bootstrap.py).
 
     Degenerate cases, defined here rather than left to nan arithmetic (no warnings):
 

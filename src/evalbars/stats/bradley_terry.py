@@ -83,7 +83,7 @@ def fit(tables: np.ndarray) -> np.ndarray:
     the negative Hessian the Laplacian of the weights ``n_ij p_ij (1 - p_ij)``, made
     invertible by adding the all-ones matrix (its null direction, a common shift, is
     the one the mean-zero reference fixes). Validated against a logistic regression
-    (statsmodels Logit) on simulated battles (tests/test_bradley_terry.py).
+    (statsmodels Logit) on simulated battles (tests/analyses/test_battles.py).
 
     Examples
     --------

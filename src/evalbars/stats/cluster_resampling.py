@@ -22,12 +22,12 @@ from typing import Callable
 import numpy as np
 
 from ..core.errors import EvalbarsError
-from .resample import bootstrap_sums
 from ..core.types import TestResult
 from .bootstrap import _unit_sums
 from .checks import _n_resamples
 from .cluster_inputs import _labels, _pair, _scores
 from .permutation import _flip_signs
+from .resample import bootstrap_sums
 
 __all__ = ["cluster_bootstrap_means", "cluster_sign_flip"]
 
@@ -101,7 +101,7 @@ def cluster_bootstrap_means(
 
     Validated: the variance of the replicates matches the CR0 variance when G is large;
     same seed gives identical replicates; shuffled rows and renamed clusters give
-    bit-identical replicates (tests/test_clustering.py).
+    bit-identical replicates (tests/stats/test_clustering.py).
 
     Examples
     --------
@@ -173,7 +173,7 @@ def cluster_sign_flip(
     Validated: enumeration equals brute force over all sign patterns; on seed 002's
     cookbook data (20 topics, 16 with a nonzero total) p = 1158 / 2**16 = 0.017670,
     as ``scipy.stats.permutation_test`` with ``n_resamples=inf`` on the topic totals;
-    Monte Carlo lies within a few ``mc_error`` of the exact p (tests/test_clustering.py).
+    Monte Carlo lies within a few ``mc_error`` of the exact p (tests/stats/test_clustering.py).
 
     Examples
     --------

@@ -277,7 +277,7 @@ def cluster_interval(x: object, clusters: object, *,
     ``vce(cluster)``. Validated against statsmodels ``OLS(x, ones).fit(cov_type=
     "cluster", use_t=True).conf_int()``, which uses the same G - 1 (without ``use_t`` it
     takes the normal quantile, too narrow when G is small). Coverage checked by
-    simulation (tests/test_clustering.py): 50 documents x 10 questions, icc 0.2, about
+    simulation (tests/stats/test_clustering.py): 50 documents x 10 questions, icc 0.2, about
     94% for a nominal 95%.
 
     Examples

@@ -129,7 +129,7 @@ def equivalence(
     -----
     t_lower = (estimate + M) / se, p_lower = P(T > t_lower) (non-inferiority);
     t_upper = (estimate - M) / se, p_upper = P(T < t_upper); tost_p = max of both.
-    Validated against statsmodels ``ttost_paired`` (tests/test_equivalence.py).
+    Validated against statsmodels ``ttost_paired`` (tests/stats/test_equivalence.py).
 
     Examples
     --------

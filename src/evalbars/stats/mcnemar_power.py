@@ -5,7 +5,6 @@ import numpy as np
 
 from .power_checks import _count, _real
 
-
 MCNEMAR_TAIL = 1e-12
 """Binomial mass of discordant-pair counts left out of the exact McNemar power sum: the
 computed power is at most this much below the exact value (never above it)."""

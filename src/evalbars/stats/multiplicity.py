@@ -86,7 +86,7 @@ def adjust(p_values, *, method: str = "holm") -> np.ndarray:
 
     Tied p-values get the same adjusted value whatever their order. Validated against
     ``statsmodels.stats.multitest.multipletests`` (methods ``"bonferroni"``, ``"holm"``,
-    ``"fdr_bh"``) on random p-values with ties and p = 1 (tests/test_multiplicity.py).
+    ``"fdr_bh"``) on random p-values with ties and p = 1 (tests/stats/test_multiplicity.py).
 
     Examples
     --------

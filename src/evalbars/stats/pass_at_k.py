@@ -62,7 +62,7 @@ def pass_at_k(n, c, k):
     to Chen et al.'s ``1 - prod_{i=n-c+1}^{n} (1 - k/i)`` (the ratio is symmetric in c and k),
     summed as logarithms (``log1p``, ``expm1``) so that no binomial coefficient is formed
     and small values keep their relative precision; 1 when ``n - c < k``. Validated against
-    exact rational arithmetic with ``math.comb`` (tests/test_passk.py).
+    exact rational arithmetic with ``math.comb`` (tests/analyses/test_passk.py).
 
     Examples
     --------

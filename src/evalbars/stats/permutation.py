@@ -17,10 +17,10 @@ import math
 import numpy as np
 
 from ..core.errors import EvalbarsError
-from .resample import sign_flip_sums
 from ..core.types import TestResult
 from .checks import _n_resamples, _seed, pair
 from .mcnemar import _binom_two_sided
+from .resample import sign_flip_sums
 
 __all__ = ["sign_flip"]
 

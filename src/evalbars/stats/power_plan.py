@@ -19,7 +19,6 @@ from ..core.errors import EvalbarsError
 from .mcnemar_power import _mcnemar
 from .power_checks import _count, _pct, _real
 
-
 DESIGNS = ("paired", "unpaired", "clustered")
 """Accepted values of ``design``."""
 

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.document import json_safe
 from ..core.errors import EvalbarsError
 from .power_plan import sampled_variance
-from ..core.document import json_safe
 
 ANSWERS = (1, 2, 5, 10)
 """Answers per question K' at which the standard error is always reported (plus K itself
@@ -130,7 +130,7 @@ def variance_split(means, counts, sumsq, *, binary: bool) -> VarianceSplit:
     (equal to the ordinary standard error of the ``pbar_i`` unless truncated), and for K'
     answers each ``sqrt(power.sampled_variance(between, within, K') / n)``; the floor is
     ``K' = inf``. Validated against seed 000's worked example and
-    :func:`evalbars.analyses.power.sampled_se` (tests/test_samples.py).
+    :func:`evalbars.analyses.power.sampled_se` (tests/stats/test_samples.py).
 
     Examples
     --------

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from ..escape import md_safe
 from ..labels import scalar
-from .sections import Section, Svg, Table, heading, sections
 from ..text.blocks import md_table
 from ..text.render import renderer
+from .sections import Section, Svg, Table, heading, sections
 
 __all__ = ["render_markdown"]
 

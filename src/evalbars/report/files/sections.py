@@ -20,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import format as fmt
-from .figure import figure_for
 from ..labels import (
     digits,
     fixed,
@@ -31,8 +30,9 @@ from ..labels import (
     scalar,
     share,
 )
-from ..text.scores import agreement_line, difference_rows, model_rows, p_value_rows
 from ..text.power import grid_table, input_rows, pilot_line, result_rows
+from ..text.scores import agreement_line, difference_rows, model_rows, p_value_rows
+from .figure import figure_for
 
 __all__ = ["Section", "Svg", "Table", "generic_blocks", "heading", "sections"]
 

@@ -6,6 +6,7 @@ from ..files.svg import COLORS
 from ..labels import axis_label
 from .drawing import _draw, _figure
 
+
 def ablation(doc: dict, *, method: str | None = None):
     """The ablation figure: every score (left) beside the gain and each variant's drop (right).
 

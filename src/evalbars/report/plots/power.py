@@ -7,6 +7,7 @@ from ..labels import gap_label
 from ..power_curves import power_curves
 from .drawing import _figure
 
+
 def power(doc: dict, *, gaps=None):
     """Power against the number of questions, one curve per gap (log scale).
 

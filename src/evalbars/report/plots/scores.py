@@ -8,6 +8,7 @@ from ..files.svg import COLORS
 from ..labels import axis_label, level
 from .drawing import _default, _draw, _figure, _literal, _scale
 
+
 def forest(doc: dict, *, method: str | None = None):
     """Each model's score with its interval, one row per model (per k for pass@k).
 

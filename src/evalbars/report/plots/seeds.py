@@ -6,6 +6,7 @@ from ..files.svg import COLORS
 from ..labels import axis_label
 from .drawing import _draw, _figure, _literal
 
+
 def seeds(doc: dict, *, method: str | None = None):
     """Training runs: each run's score with its interval, grouped by recipe, and the recipes.
 

@@ -1,15 +1,15 @@
 """Renderers for ``kind: "gate"`` documents: the one-line verdict, then the evidence."""
 from __future__ import annotations
 
-from . import scores as render
+from . import scores
 
 
 def render_text(doc: dict) -> str:
     """The verdict line, then the full comparison report."""
-    return doc["message"] + "\n\n" + render.render_text(doc["comparison"])
+    return doc["message"] + "\n\n" + scores.render_text(doc["comparison"])
 
 
 def render_markdown(doc: dict) -> str:
     """A pull-request comment: the verdict in bold, then the comparison."""
     icon = {"pass": "\u2705", "fail": "\u274c", "inconclusive": "\u26a0\ufe0f"}[doc["decision"]]
-    return f"{icon} **{doc['message']}**\n\n" + render.render_markdown(doc["comparison"])
+    return f"{icon} **{doc['message']}**\n\n" + scores.render_markdown(doc["comparison"])

@@ -12,7 +12,6 @@ from ..labels import share
 from ..statement import _METHOD_WORDS, _TEST_WORDS, _unmeasured
 from .blocks import closing_lines, markdown_closing, md_table, source_lines, table
 
-
 # --- the statement -------------------------------------------------------------------
 
 

@@ -1,0 +1,112 @@
+"""promptfoo output: evalbars.io.logs.promptfoo, through evalbars.io.ingest.load.
+
+The fixtures follow promptfoo's own types (``src/types/index.ts`` of promptfoo/promptfoo:
+``OutputFile`` = {evalId, results: EvaluateSummaryV3, config, shareableUrl};
+``EvaluateResult`` = {promptIdx, testIdx, testCase, provider {id, label}, success, score,
+namedScores, failureReason (0 none, 1 assert, 2 error), ...}) and its evaluator, which
+numbers each ``--repeat`` of a test as a new ``testIdx``.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from evalbars.core.errors import EvalbarsError
+from evalbars.io.ingest import load
+
+OWN = Path(__file__).parents[2] / "data" / "logs" / "promptfoo"
+
+
+def error(*args, **kwargs) -> str:
+    with pytest.raises(EvalbarsError) as info:
+        load(*args, **kwargs)
+    return str(info.value)
+
+
+def output(tmp_path: Path, entries: list) -> Path:
+    path = tmp_path / "out.json"
+    path.write_text(json.dumps({"evalId": "e", "results": {"version": 3, "results": entries}}))
+    return path
+
+
+def entry(test=0, **fields) -> dict:
+    return {"testIdx": test, "promptIdx": 0, "provider": {"id": "echo"}, "success": True,
+            "score": 1, "testCase": {"vars": {"q": str(test)}}, **fields}
+
+
+def test_repeats_providers_and_errors():
+    # results.json: tests 0-2 run twice (--repeat 2: testIdx 3-5 repeat 0-2), providers
+    # "mini" (label) and "openai:gpt-4o" (id only). success of mini: t0 T T, t1 F T, t2 T and
+    # an error (failureReason 2, unscored); gpt-4o: t0 T T, t1 T T, t2 F F.
+    data = load(OWN / "results.json")
+    assert data.models == ("mini", "openai:gpt-4o")
+    assert data.items == ("0", "1", "2")
+    assert data.column("mini").tolist() == [1.0, 0.5, 1.0]
+    assert data.column("openai:gpt-4o").tolist() == [1.0, 1.0, 0.0]
+    assert data.counts.tolist() == [[2, 2], [2, 2], [1, 2]]
+    assert data.source["log"]["unscored"] == {"mini": {"count": 1, "ids": ["2"]}}
+    assert "3 tests were run more than once by a model (--repeat)" in data.describe()
+
+
+def test_graded_score_and_named_scores():
+    # score of mini: t0 1, 1; t1 0.4, 1; t2 1 (error left out); gpt-4o: 1 1, 1 0.9, 0 0.2
+    data = load(OWN / "results.json", metric="score")
+    assert data.column("mini").tolist() == [1.0, 0.7, 1.0]
+    assert data.column("openai:gpt-4o").tolist() == pytest.approx([1.0, 0.95, 0.1])
+    assert load(OWN / "results.json", metric="accuracy").scores.tolist() == \
+        data.scores.tolist()  # namedScores.accuracy repeats the score
+
+
+def test_cluster_by_a_variable():
+    data = load(OWN / "results.json", cluster="vars.topic")
+    assert data.clusters == ("math", "math", "geo")
+
+
+def test_two_files_one_provider_name():
+    data = load(OWN / "results.json", OWN / "results_b.json", models=["mini@results",
+                                                                      "mini@results_b"])
+    assert data.models == ("mini@results", "mini@results_b")
+    assert data.column("mini@results_b").tolist() == [0, 1, 1]
+
+
+def test_several_prompts_of_one_provider(tmp_path):
+    path = output(tmp_path, [entry(0), entry(0, promptIdx=1, success=False)])
+    assert load(path).models == ("echo [prompt 0]", "echo [prompt 1]")
+
+
+def test_bare_summary_is_read(tmp_path):
+    path = tmp_path / "summary.json"
+    path.write_text(json.dumps({"version": 3, "results": [entry(0), entry(1, success=False)]}))
+    assert load(path).scores[:, 0].tolist() == [1, 0]
+
+
+def test_error_not_promptfoo_output(tmp_path):
+    path = tmp_path / "x.json"
+    path.write_text('{"results": {"results": []}}')
+    assert "is not promptfoo output with results" in error(path, input_format="promptfoo")
+
+
+def test_error_entry_without_test_index(tmp_path):
+    path = output(tmp_path, [entry(0), {"promptIdx": 0}])
+    assert "results[1] of" in error(path) and "no testIdx" in error(path)
+
+
+def test_error_test_index(tmp_path):
+    assert "testIdx 1.5 at results[0]" in error(output(tmp_path, [entry(1.5)]))
+
+
+def test_error_score_not_a_number(tmp_path):
+    assert "'success' at results[0]" in error(output(tmp_path, [entry(0, success="ok")]))
+
+
+def test_error_cluster(tmp_path):
+    path = output(tmp_path, [entry(0)])
+    assert "'vars.KEY'" in error(path, cluster="topic")
+    assert "no string or integer vars 'topic'" in error(path, cluster="vars.topic")
+
+
+def test_error_options_of_other_formats(tmp_path):
+    assert "scorer= (--scorer) does not apply to promptfoo logs" in error(
+        output(tmp_path, [entry(0)]), scorer="x")
