@@ -16,6 +16,9 @@ format              what is read
 ``helm``            HELM ``per_instance_stats.json`` (:mod:`.helm`)
 ``trec``            TREC run files with a qrels file (:mod:`.trec`)
 ==================  =====================================================================
+
+May import: :mod:`evalbars.core` and :mod:`evalbars.io.table`; the harness modules import
+the shared ``_answers``, ``_json`` and ``_zip``, never this package's ``__init__``.
 """
 from __future__ import annotations
 

@@ -19,6 +19,9 @@ confidence level and the interval method. The intervals are drawn as lines whose
 pass@<k>") and whose x data are the interval's ends, so tests
 (and you) can read the plotted numbers back. matplotlib is imported only when a figure
 is drawn; :func:`power_curves` (:mod:`evalbars.report.power_curves`) needs only numpy and scipy.
+
+May import: :mod:`evalbars.core`, :mod:`evalbars.stats` and the rest of
+:mod:`evalbars.report`.
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ...core.errors import EvalbarsError
 from ..files.svg import COLORS
 from ..labels import axis_label
-from .drawing import _draw, _figure
+from .drawing import draw_intervals, new_figure
 
 
 def ablation(doc: dict, *, method: str | None = None):
@@ -52,10 +52,11 @@ def ablation(doc: dict, *, method: str | None = None):
                 doc["gain"]["intervals"], method)]
     gaps += [row(f"drop: {doc['full']} \u2212 {v['name']}", v["drop"]["estimate"],
                  v["drop"]["intervals"], method) for v in doc["variants"]]
-    figure = _figure(11.0, 1.5 + 0.42 * max(len(scores), len(gaps)))
+    figure = new_figure(11.0, 1.5 + 0.42 * max(len(scores), len(gaps)))
     left, right = figure.subplots(1, 2)
-    _draw(left, scores, doc)
-    _draw(right, gaps, doc, sign=True, colors=(COLORS[2],) + (COLORS[3],) * len(doc["variants"]))
+    draw_intervals(left, scores, doc)
+    draw_intervals(right, gaps, doc, sign=True,
+                   colors=(COLORS[2],) + (COLORS[3],) * len(doc["variants"]))
     right.axvline(0.0, color="#1d2330", lw=1, ls="--")
     left.set_title("Each model on its own", loc="left", fontsize=11)
     right.set_title("The gain, and what removing each part costs (not additive)", loc="left",

@@ -13,7 +13,7 @@ FORMATS = (".png", ".svg", ".pdf")
 """File types :func:`save` writes, chosen by the file's suffix."""
 
 
-def _figure(width: float, height: float):
+def new_figure(width: float, height: float):
     try:
         from matplotlib.figure import Figure
     except ImportError:
@@ -22,27 +22,27 @@ def _figure(width: float, height: float):
     return Figure(figsize=(width, height), layout="constrained")
 
 
-def _literal(text: str) -> str:
+def literal(text: str) -> str:
     r"""``text`` as matplotlib should show it: a ``$`` in a model name is a dollar sign,
     not the start of math (``\$`` is matplotlib's escape).
 
-    >>> _literal("cost $1 vs $2")
+    >>> literal("cost $1 vs $2")
     'cost \\$1 vs \\$2'
     """
     return text.replace("$", r"\$")
 
 
-def _scale(doc: dict) -> float:
+def scale_of(doc: dict) -> float:
     return 100.0 if percent_like(doc) else 1.0
 
 
-def _value_text(doc: dict, row: dict, sign: bool = False) -> str:
+def value_text(doc: dict, row: dict, sign: bool = False) -> str:
     return estimate_text(doc, row["estimate"], row["low"], row["high"], digits(doc), sign)
 
 
-def _draw(ax, rows: list[dict], doc: dict, *, sign: bool = False, colors=None) -> None:
+def draw_intervals(ax, rows: list[dict], doc: dict, *, sign: bool = False, colors=None) -> None:
     """One horizontal interval per row, top to bottom, labelled on both sides."""
-    scale = _scale(doc)
+    scale = scale_of(doc)
     for y, row in enumerate(rows):
         color = (colors or COLORS)[y % len(colors or COLORS)]
         ends = [row["low"], row["high"]]
@@ -53,17 +53,17 @@ def _draw(ax, rows: list[dict], doc: dict, *, sign: bool = False, colors=None) -
         if row["estimate"] is not None:
             ax.plot([scale * row["estimate"]], [y], "o", color=color, mfc="white", mew=2,
                     ms=7, gid=f"estimate:{label}")
-    ax.set_yticks(range(len(rows)), [_literal(row.get("label", row["name"])) for row in rows])
+    ax.set_yticks(range(len(rows)), [literal(row.get("label", row["name"])) for row in rows])
     ax.set_ylim(len(rows) - 0.5, -0.5)
     right = ax.twinx()
     right.set_ylim(ax.get_ylim())
-    right.set_yticks(range(len(rows)), [_value_text(doc, row, sign) for row in rows])
+    right.set_yticks(range(len(rows)), [value_text(doc, row, sign) for row in rows])
     right.tick_params(length=0, labelsize=9)
     ax.grid(axis="x", color="#e6e8ee")
     ax.set_axisbelow(True)
 
 
-def _default(rows: list[dict], method: str | None) -> list[dict]:
+def chosen_rows(rows: list[dict], method: str | None) -> list[dict]:
     if method is None:
         return [row for row in rows if row["default"]]
     chosen = [row for row in rows if row["method"] == method]

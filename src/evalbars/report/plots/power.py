@@ -5,7 +5,7 @@ from ...core.errors import EvalbarsError
 from ..files.svg import COLORS
 from ..labels import gap_label
 from ..power_curves import power_curves
-from .drawing import _figure
+from .drawing import new_figure
 
 
 def power(doc: dict, *, gaps=None):
@@ -21,7 +21,7 @@ def power(doc: dict, *, gaps=None):
     if doc.get("kind") != "power":
         raise EvalbarsError(f"the power plot needs a power document; got kind "
                             f"{doc.get('kind')!r}")
-    figure = _figure(7.5, 4.2)
+    figure = new_figure(7.5, 4.2)
     ax = figure.add_subplot()
     for index, (g, ns, powers) in enumerate(power_curves(doc, gaps=gaps)):
         ax.plot(ns, powers, color=COLORS[index % len(COLORS)], lw=2, label=gap_label(doc, g),

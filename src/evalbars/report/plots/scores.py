@@ -6,7 +6,7 @@ from ...core.errors import EvalbarsError
 from ..estimates import estimates
 from ..files.svg import COLORS
 from ..labels import axis_label, level
-from .drawing import _default, _draw, _figure, _literal, _scale
+from .drawing import chosen_rows, draw_intervals, literal, new_figure, scale_of
 
 
 def forest(doc: dict, *, method: str | None = None):
@@ -30,7 +30,7 @@ def forest(doc: dict, *, method: str | None = None):
     """
     if doc.get("kind") == "gate":
         doc = doc["comparison"]
-    rows = [row for row in _default(estimates(doc), method)
+    rows = [row for row in chosen_rows(estimates(doc), method)
             if not row["quantity"].endswith("difference")]
     if not rows:
         raise EvalbarsError(f"a forest plot needs a document with scores and intervals; "
@@ -38,9 +38,9 @@ def forest(doc: dict, *, method: str | None = None):
     for row in rows:
         row["label"] = f"{row['name']} {row['quantity']}" if doc.get("kind") == "passk" \
             else row["name"]
-    figure = _figure(7.5, 1.3 + 0.42 * len(rows))
+    figure = new_figure(7.5, 1.3 + 0.42 * len(rows))
     ax = figure.add_subplot()
-    _draw(ax, rows, doc)
+    draw_intervals(ax, rows, doc)
     what = "pass@k" if doc.get("kind") == "passk" else rows[0]["quantity"]
     ax.set_xlabel(axis_label(doc, what, rows[0]["method"]))
     return figure
@@ -67,11 +67,11 @@ def gap(doc: dict, *, method: str | None = None):
                             f"{doc.get('kind')!r}")
     rows = estimates(doc)
     scores = [row for row in rows if row["quantity"] == "score" and row["default"]]
-    gaps = _default([row for row in rows if row["quantity"] == "difference"], method)
+    gaps = chosen_rows([row for row in rows if row["quantity"] == "difference"], method)
     gaps += [dict(row, name="unpaired (for contrast)") for row in rows
              if row["method"] == "unpaired-wald" and gaps[0]["method"] != "unpaired-wald"]
     gaps[0] = dict(gaps[0], name="paired")
-    scale = _scale(doc)
+    scale = scale_of(doc)
 
     def extent(panel: list[dict], zero: bool) -> tuple[float, float]:
         values = [scale * row[key] for row in panel for key in ("low", "high", "estimate")
@@ -80,17 +80,17 @@ def gap(doc: dict, *, method: str | None = None):
 
     boxes = [extent(scores, False), extent(gaps, True)]
     span = max(high - low for low, high in boxes) * 1.15 or 1.0
-    figure = _figure(9.0, 1.6 + 0.45 * len(scores))
+    figure = new_figure(9.0, 1.6 + 0.45 * len(scores))
     left, right = figure.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1]})
-    _draw(left, scores, doc)
-    _draw(right, gaps, doc, sign=True, colors=(COLORS[2], "#8c8c8c"))
+    draw_intervals(left, scores, doc)
+    draw_intervals(right, gaps, doc, sign=True, colors=(COLORS[2], "#8c8c8c"))
     right.axvline(0.0, color="#1d2330", lw=1, ls="--")
     for ax, (low, high) in zip((left, right), boxes):
         middle = (low + high) / 2
         ax.set_xlim(middle - span / 2, middle + span / 2)
     difference = doc["difference"]
     left.set_title("Each model on its own", loc="left", fontsize=11)
-    b, a = _literal(difference["b"]), _literal(difference["a"])
+    b, a = literal(difference["b"]), literal(difference["a"])
     right.set_title(f"The gap {b} \u2212 {a}", loc="left", fontsize=11)
     left.set_xlabel(axis_label(doc, "score", scores[0]["method"]))
     right.set_xlabel(axis_label(doc, "gap", gaps[0]["method"]))
@@ -107,14 +107,14 @@ def leaderboard(doc: dict, *, method: str | None = None):
     method : str, optional
         The score interval to draw (default: the document's default).
     """
-    rows = [row for row in _default(estimates(doc), method) if row["quantity"] == "score"]
+    rows = [row for row in chosen_rows(estimates(doc), method) if row["quantity"] == "score"]
     if doc.get("kind") != "leaderboard" or not rows or "rank" not in rows[0]:
         raise EvalbarsError(f"the leaderboard plot needs a leaderboard document; got kind "
                             f"{doc.get('kind')!r}")
     rows.sort(key=lambda row: (row["rank"], -row["estimate"]))
-    figure = _figure(9.0, 1.3 + 0.42 * len(rows))
+    figure = new_figure(9.0, 1.3 + 0.42 * len(rows))
     scores, ranks = figure.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": [3, 2]})
-    _draw(scores, rows, doc)
+    draw_intervals(scores, rows, doc)
     scores.set_xlabel(axis_label(doc, "score", rows[0]["method"]))
     for y, row in enumerate(rows):
         ranks.plot([row["rank_low"], row["rank_high"]], [y, y], color=COLORS[0], lw=3,

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ...core.errors import EvalbarsError
 from ..files.svg import COLORS
 from ..labels import axis_label
-from .drawing import _draw, _figure, _literal
+from .drawing import draw_intervals, literal, new_figure
 
 
 def seeds(doc: dict, *, method: str | None = None):
@@ -50,19 +50,19 @@ def seeds(doc: dict, *, method: str | None = None):
                      "high": interval["high"]})
         colors += [COLORS[k % len(COLORS)]] * (recipe["n_runs"] + 1)
     difference = doc.get("difference")
-    figure = _figure(11.0 if difference else 7.5, 1.3 + 0.36 * len(rows))
+    figure = new_figure(11.0 if difference else 7.5, 1.3 + 0.36 * len(rows))
     if difference:
         left, right = figure.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
         gaps = [{"name": i["method"], "estimate": difference["estimate"], "low": i["low"],
                  "high": i["high"]} for i in difference["intervals"]]
-        _draw(right, gaps, doc, sign=True, colors=(COLORS[2], "#8c8c8c"))
+        draw_intervals(right, gaps, doc, sign=True, colors=(COLORS[2], "#8c8c8c"))
         right.axvline(0.0, color="#1d2330", lw=1, ls="--")
-        b, a = _literal(difference["b"]), _literal(difference["a"])
+        b, a = literal(difference["b"]), literal(difference["a"])
         right.set_title(f"{b} \u2212 {a} (runs as the unit)", loc="left", fontsize=11)
         right.set_xlabel(axis_label(doc, "gap"))
     else:
         left = figure.add_subplot()
-    _draw(left, rows, doc, colors=colors)
+    draw_intervals(left, rows, doc, colors=colors)
     left.set_title("Each run over questions; each recipe over seeds and questions", loc="left",
                    fontsize=11)
     run_method = doc["models"][0]["runs"][0]["interval"]["method"]
