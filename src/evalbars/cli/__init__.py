@@ -19,17 +19,29 @@ import sys
 from ..core.version import __version__
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+
+COMMAND_ORDER = ("scores", "gate", "leaderboard", "select", "seeds", "ablation", "passk",
+                 "power", "report", "plot", "simulate", "playground")
+"""The command modules in the order a user meets them, which is the order of the command
+list in ``evalbars --help`` (scores holds ci and compare); a module not named here comes
+after them, in alphabetical order."""
 
 
 def command_modules() -> list[str]:
-    """Names of the command modules in this package, in a stable order.
+    """Names of the command modules in this package, in :data:`COMMAND_ORDER`.
 
     Every public module of :mod:`evalbars.cli` is a command module with
     ``register(subparsers)``: it only builds argparse parsers (no numpy or scipy at import)
     and sets ``handler(args) -> dict`` on each, which runs the Python API and returns the
-    report document that :func:`emit` renders. Add a command by adding a module.
+    report document that :func:`emit` renders. A command that writes a file (``-o``) also
+    sets ``write_output(args, doc, path)``, which writes it to ``path`` (see
+    :func:`_write_output`). Add a command by adding a module.
     """
-    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    names = [m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")]
+    return sorted(names, key=lambda name: (COMMAND_ORDER.index(name) if name in COMMAND_ORDER
+                                           else len(COMMAND_ORDER), name))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -46,19 +58,51 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _rendered(doc: dict, output_format: str) -> str:
+    """A report document as the text stdout gets: JSON, Markdown or the terminal report."""
+    if output_format == "json":
+        return json.dumps(doc, indent=2, allow_nan=False) + "\n"
+    from ..report.text.render import render
+
+    return render(doc, output_format)
+
+
+def _warn(doc: dict) -> None:
+    for warning in doc.get("warnings", []):
+        print(f"evalbars: warning: {warning}", file=sys.stderr)
+
+
 def emit(doc: dict, output_format: str) -> None:
     """Write a report document to stdout as JSON, Markdown or the terminal report.
 
     With JSON, stdout carries the document only and warnings go to stderr.
     """
-    from ..report.text.render import render
-
+    text = _rendered(doc, output_format)
     if output_format == "json":
-        for warning in doc.get("warnings", []):
-            print(f"evalbars: warning: {warning}", file=sys.stderr)
-        sys.stdout.write(json.dumps(doc, indent=2, allow_nan=False) + "\n")
-    else:
-        sys.stdout.write(render(doc, output_format))
+        _warn(doc)
+    sys.stdout.write(text)
+
+
+def _write_output(args: argparse.Namespace, doc: dict | None) -> None:
+    """The end of a command that writes a file (``-o``): ``args.write_output(args, doc,
+    path)`` writes it.
+
+    The document is rendered first (so a damaged one is refused before anything is
+    written), the file is written whole or not at all (:func:`evalbars.cli._files.write_file`),
+    and only then does stderr say ``wrote PATH``. The text report is not printed (the file
+    is the report; its warnings go to stderr); ``--format json`` or ``markdown`` prints
+    the document or the Markdown report on stdout as well. ``doc`` is None when the
+    command has nothing to print.
+    """
+    from ._files import write_file
+
+    text = None if doc is None else _rendered(doc, args.format)
+    write_file(args.output, lambda path: args.write_output(args, doc, path))
+    if doc is not None and args.format != "markdown":
+        _warn(doc)
+    print(f"evalbars: wrote {args.output}{getattr(args, 'output_note', '')}", file=sys.stderr)
+    if text is not None and args.format != "text":
+        sys.stdout.write(text)
 
 
 def _os_error(error: OSError) -> str:
@@ -77,12 +121,24 @@ def _damaged(path: str, error: Exception) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``evalbars`` command; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    if not (sys.argv[1:] if argv is None else argv):  # a bare "evalbars": what can it do?
+        parser.print_help()
+        return 0
+    args = parser.parse_args(argv)
     from ..core.errors import EvalbarsError
 
     try:
         doc = args.handler(args)
-        emit(doc, args.format)
+        if getattr(args, "write_output", None) is None:
+            emit(doc, args.format)
+        else:
+            _write_output(args, doc)
+    except KeyboardInterrupt:  # Ctrl-C: no traceback; 130 = 128 + SIGINT, as shells report
+        if sys.stderr.isatty():  # over a progress bar's line
+            sys.stderr.write("\r" + " " * 60 + "\r")
+        print("evalbars: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except EvalbarsError as error:
         print(f"evalbars: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -22,7 +22,9 @@ def register(commands) -> None:
         description="Does the candidate regress against the baseline by more than "
                     "--max-regression? Exit 0 when it is shown not to, 1 when a regression "
                     "is shown, 3 when the data cannot tell (with how many questions would "
-                    "decide it). Paired non-inferiority test at one-sided level --alpha.")
+                    "decide it). Paired non-inferiority test at one-sided level --alpha.",
+        epilog="Example: evalbars gate examples/lesson_pair.csv --baseline model_a --candidate "
+               "model_b --max-regression 0.01   (see docs/decisions.md)")
     add_data_options(gate)
     gate.add_argument("--baseline", metavar="NAME", help="the current model")
     gate.add_argument("--candidate", metavar="NAME", help="the model that would replace it")

@@ -2,21 +2,32 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ._options import add_format
 
 
-def _run(args: argparse.Namespace) -> dict:
-    from .. import simulate
-    from ..report.playground import ACCURACY, write_playground
+def _settings(args: argparse.Namespace) -> dict:
+    return dict(correlation=args.correlation, gap=args.gap, n=args.n, seed=args.seed)
 
-    settings = dict(correlation=args.correlation, gap=args.gap, n=args.n)
-    write_playground(args.output, **settings, seed=args.seed)
-    print(f"evalbars: wrote {args.output}; open it in a browser (it needs no network)",
-          file=sys.stderr)
-    return simulate.power(accuracy=ACCURACY, **settings, seed=args.seed,
-                          progress=True).to_dict()
+
+def _run(args: argparse.Namespace) -> dict | None:
+    """The simulation at the page's starting settings when --format asks to print it."""
+    from ..report.playground import ACCURACY, playground_html
+
+    playground_html(**_settings(args))  # refuse bad settings before simulating
+    if args.format == "text":
+        return None
+    from .. import simulate
+
+    return simulate.power(accuracy=ACCURACY, **_settings(args), progress=True).to_dict()
+
+
+def _write(args: argparse.Namespace, doc: dict | None, path: str) -> None:
+    from pathlib import Path
+
+    from ..report.playground import playground_html
+
+    Path(path).write_text(playground_html(**_settings(args)), encoding="utf-8")
 
 
 def register(commands) -> None:
@@ -27,8 +38,10 @@ def register(commands) -> None:
                     "sliders for the per-question correlation of two models, the true gap "
                     "and the number of questions. It draws the two separate intervals and the "
                     "paired interval of the gap, and runs fake experiments in the browser. "
-                    "Prints the same experiment run by 'evalbars simulate power' at the "
-                    "starting settings (20,000 experiments), to compare with the page.",
+                    "Says 'wrote FILE' on stderr; with --format json (or markdown) it also "
+                    "prints the same experiment run by 'evalbars simulate power' at the "
+                    "starting settings and --seed (20,000 experiments), to compare with "
+                    "the page.",
         epilog="Example: evalbars playground -o playground.html   (see docs/reports.md)")
     parser.add_argument("-o", "--output", required=True, metavar="FILE",
                         help="the page to write (.html)")
@@ -43,4 +56,5 @@ def register(commands) -> None:
                         help="seed of the page's first run and of the printed simulation "
                              "(default: 1)")
     add_format(parser.add_argument_group("settings"))
-    parser.set_defaults(handler=_run)
+    parser.set_defaults(handler=_run, write_output=_write,
+                        output_note="; open it in a browser (it needs no network)")

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ._options import add_format, add_settings
 from .report import add_source_options, read_document, source_document
@@ -71,23 +70,27 @@ def _run(name: str, args: argparse.Namespace) -> dict:
         raise EvalbarsError(f"the figure file must end in one of {', '.join(plots.FORMATS)}; "
                             f"got {args.output!r}")
     if name == "power":
-        doc = _power_document(args)
-        figure = plots.power(doc, gaps=args.gaps)
-    elif name == "seeds":
+        return _power_document(args)
+    if name == "seeds":
         from .seeds import document
 
-        doc = document(args)
-        figure = plots.seeds(doc, method=args.method)
-    elif name == "ablation":
-        doc = read_document(args.from_json)
-        figure = plots.ablation(doc, method=args.method)
+        return document(args)
+    if name == "ablation":
+        return read_document(args.from_json)
+    kind = {"forest": "ci", "gap": "compare", "leaderboard": "leaderboard"}[name]
+    return source_document(args, kind)
+
+
+def _draw(name: str, args: argparse.Namespace, doc: dict, path: str) -> None:
+    """Draw figure ``name`` of ``doc`` and save it to ``path`` (a temporary file with the
+    suffix of -o: see evalbars.cli)."""
+    from ..report import plots
+
+    if name == "power":
+        figure = plots.power(doc, gaps=args.gaps)
     else:
-        kind = {"forest": "ci", "gap": "compare", "leaderboard": "leaderboard"}[name]
-        doc = source_document(args, kind)
         figure = getattr(plots, name)(doc, method=args.method)
-    plots.save(figure, args.output)
-    print(f"evalbars: wrote {args.output}", file=sys.stderr)
-    return doc
+    plots.save(figure, path)
 
 
 def _add_power_options(parser: argparse.ArgumentParser) -> None:
@@ -116,8 +119,9 @@ def register(commands) -> None:
         "plot", help="figures as PNG, SVG or PDF (pip install 'evalbars[plot]')",
         description="Draw a figure with matplotlib and write it to -o (.png, .svg or .pdf). "
                     "Scores of 0/1 data are in percent, gaps in points; every axis states the "
-                    "confidence level and the method. The report printed on stdout is the "
-                    "one --format asks for.",
+                    "confidence level and the method. Says 'wrote FILE' on stderr; with "
+                    "--format json (or markdown) the document (or the Markdown report) is "
+                    "printed on stdout as well.",
         epilog="Example: evalbars plot gap examples/lesson_pair.csv -o gap.png   "
                "(see docs/reports.md)")
     names = parser.add_subparsers(dest="figure", required=True, metavar="NAME")
@@ -147,4 +151,6 @@ def register(commands) -> None:
             sub.add_argument("--method", metavar="METHOD",
                              help="the interval to draw (default: the report's default)")
             add_source_options(sub, pair=name == "gap", models=name != "gap")
-        sub.set_defaults(handler=lambda args, name=name: _run(name, args))
+        sub.set_defaults(handler=lambda args, name=name: _run(name, args),
+                         write_output=lambda args, doc, path, name=name: _draw(name, args,
+                                                                               doc, path))

@@ -7,7 +7,6 @@ of DATA) and how DATA is analysed.
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ._options import add_data_options, add_settings, analysis_settings, load_options
 
@@ -112,16 +111,21 @@ def _run(args: argparse.Namespace) -> dict:
     if suffix not in WRITERS:
         raise EvalbarsError(f"the report file must end in one of {', '.join(WRITERS)}; got "
                             f"{args.output!r}")
-    doc = source_document(args, args.kind)
-    if WRITERS[suffix] == "latex":
-        from ..report.files.latex import render_latex as write
-    elif WRITERS[suffix] == "markdown":
-        from ..report.files.markdown import render_markdown as write
+    return source_document(args, args.kind)
+
+
+def _write(args: argparse.Namespace, doc: dict, path: str) -> None:
+    """Write the report file of ``doc`` to ``path`` (a temporary file: see evalbars.cli)."""
+    from pathlib import Path
+
+    kind = WRITERS[Path(args.output).suffix.lower()]
+    if kind == "latex":
+        from ..report.files.latex import render_latex as render
+    elif kind == "markdown":
+        from ..report.files.markdown import render_markdown as render
     else:
-        from ..report.files.html import render_html as write
-    Path(args.output).write_text(write(doc), encoding="utf-8")
-    print(f"evalbars: wrote {args.output}", file=sys.stderr)
-    return doc
+        from ..report.files.html import render_html as render
+    Path(path).write_text(render(doc), encoding="utf-8")
 
 
 def register(commands) -> None:
@@ -131,8 +135,9 @@ def register(commands) -> None:
         description="Analyse DATA as 'compare' or 'ci' would (or read a saved JSON report of "
                     "any command with --from-json) and write the report to -o: a "
                     "self-contained HTML page (.html: statement, tables, figures, provenance; "
-                    "no scripts, no network), Markdown (.md) or a LaTeX table (.tex). The "
-                    "report printed on stdout is the one --format asks for.",
+                    "no scripts, no network), Markdown (.md) or a LaTeX table (.tex), and say "
+                    "'wrote FILE' on stderr; with --format json (or markdown) the document "
+                    "(or the Markdown report) is printed on stdout as well.",
         epilog="Examples: evalbars report examples/lesson_pair.csv -o report.html   |   "
                "evalbars report --from-json result.json -o report.tex   (see docs/reports.md)")
     parser.add_argument("-o", "--output", required=True, metavar="FILE",
@@ -144,4 +149,4 @@ def register(commands) -> None:
                         help="compare: also non-inferiority and equivalence of B within M "
                              "(a fraction: 0.01 = 1 point)")
     add_source_options(parser)
-    parser.set_defaults(handler=_run)
+    parser.set_defaults(handler=_run, write_output=_write)

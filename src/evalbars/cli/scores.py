@@ -24,7 +24,9 @@ def register(commands) -> None:
     """Add the ``ci`` and ``compare`` parsers."""
     ci = commands.add_parser("ci", help="every model's score with its intervals",
                              description="Every model's mean score with every interval that "
-                                         "fits its score type.")
+                                         "fits its score type.",
+                             epilog="Example: evalbars ci examples/cookbook_topics.csv --item "
+                                    "example_id   (see docs/guide.md)")
     add_data_options(ci)
     ci.add_argument("--models", nargs="+", metavar="NAME", help="models to report (default: all)")
     add_settings(ci)
@@ -34,7 +36,9 @@ def register(commands) -> None:
         "compare", help="paired comparison of two models on the same questions",
         description="Paired comparison of model B against model A on the same questions: "
                     "scores, the gap with paired intervals, agreement, tests and a result "
-                    "statement.")
+                    "statement.",
+        epilog="Example: evalbars compare examples/lesson_pair.csv --a model_a --b model_b   "
+               "(see docs/guide.md)")
     add_data_options(compare)
     compare.add_argument("--a", metavar="NAME", help="the baseline model (column or model name)")
     compare.add_argument("--b", metavar="NAME", help="the model compared against it")
