@@ -250,11 +250,13 @@ def test_models_that_never_met_cannot_share_a_scale():
 
 
 def test_no_resample_with_finite_ratings():
-    battles = pd.DataFrame({"model_a": ["a", "b", "c"], "model_b": ["b", "c", "a"],
-                            "winner": ["model_a"] * 3})
-    with pytest.raises(EvalbarsError, match="in none of the 2 bootstrap resamples of the 3 "
+    # A cycle of 12 wins: finite only when a resample keeps all 12 battles, 12!/12^12 = 5e-5.
+    names = [f"m{i}" for i in range(12)]
+    battles = pd.DataFrame({"model_a": names, "model_b": names[1:] + names[:1],
+                            "winner": ["model_a"] * 12})
+    with pytest.raises(EvalbarsError, match="in none of the 100 bootstrap resamples of the 12 "
                                             "battles are the ratings finite"):
-        bradley_terry(battles, n_resamples=2, seed=1)  # each resample: 7/9 without finite MLE
+        bradley_terry(battles, n_resamples=100, seed=1)
 
 
 def test_settings_are_checked(battles):

@@ -71,7 +71,7 @@ def test_pair_bootstrap_intervals_match_compare_within_monte_carlo_error(binary,
 
 def test_estimate_and_paired_wald_are_compares_bit_for_bit(binary, binary_board):
     for pair in binary_board.pairs:
-        reference = evalbars.compare(binary, a=pair.a, b=pair.b, n_resamples=10)
+        reference = evalbars.compare(binary, a=pair.a, b=pair.b, n_resamples=100)
         assert pair.estimate == reference.difference.estimate
         assert pair.interval("paired-wald") == reference.difference.interval("paired-wald")
 

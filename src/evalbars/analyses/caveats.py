@@ -104,12 +104,14 @@ def _and(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def _binary_coverage(model: ModelScore) -> str | None:
-    """The warning for 0/1 scores when a shown interval under-covers here, else None."""
+def _binary_coverage(model: ModelScore) -> tuple[str | None, str | None]:
+    """The warning for 0/1 scores when a shown interval under-covers here (else None),
+    and the interval it recommends (``"wilson"`` when there is no warning; None when it
+    names none), so that every warning about this model gives the same advice."""
     n, right = model.n, round(model.mean * model.n)
     shown = {interval.method: interval.confidence_level for interval in model.intervals}
     if min(right, n - right) >= SAFE_COUNT or "wilson" not in shown:
-        return None
+        return None, "wilson"
     # Imported only here: it brings scipy.stats (0.5 s), which a large eval never needs.
     from ..stats.exact_coverage import binomial_coverage
     level = shown["wilson"]
@@ -121,7 +123,7 @@ def _binary_coverage(model: ModelScore) -> str | None:
              and found[m] < min(level, found["wilson"]) - SHORTFALL]
     wilson_short = found["wilson"] < level - SHORTFALL
     if not short and not wilson_short:
-        return None
+        return None, "wilson"
     where = f"at n = {n} and {100 * accuracy:.3g}% accuracy"
     study = "in evalbars' calibration study (exact binomial coverage, docs/calibration.md)"
     guaranteed = ""
@@ -129,12 +131,14 @@ def _binary_coverage(model: ModelScore) -> str | None:
         guaranteed = (f", or clopper-pearson ({_percent(found['clopper-pearson'])}), which "
                       f"never covers less than {100 * level:g}%")
     if not short:
-        return (f"wilson intervals {where} covered only {_percent(found['wilson'])} {study}"
-                + (f"; use clopper-pearson ({_percent(found['clopper-pearson'])})"
-                   if "clopper-pearson" in found else ""))
+        said = f"wilson intervals {where} covered only {_percent(found['wilson'])} {study}"
+        if "clopper-pearson" not in found:
+            return said, None
+        return (f"{said}; use clopper-pearson ({_percent(found['clopper-pearson'])})",
+                "clopper-pearson")
     return (f"{_and(short)} intervals {where} covered only "
             f"{_and([_percent(found[m]) for m in short])} {study}; use wilson "
-            f"({_percent(found['wilson'])}){guaranteed}")
+            f"({_percent(found['wilson'])}){guaranteed}", "wilson")
 
 
 def _continuous_coverage(model: ModelScore) -> str | None:
@@ -244,7 +248,8 @@ def interval_warnings(model: ModelScore, score_type: str, *,
     Returns
     -------
     list of str
-        For 0/1 scores: a Wald or CLT interval that leaves [0, 1]; and the shown
+        For 0/1 scores: a Wald, CLT or t interval that leaves [0, 1] (with the interval
+        the coverage warning recommends, so that the advice is one); and the shown
         intervals whose exact coverage at this n and accuracy is more than
         :data:`SHORTFALL` below both their level and Wilson's coverage, with the figures
         and the better method (clopper-pearson too when Wilson itself falls short). For
@@ -276,14 +281,16 @@ def interval_warnings(model: ModelScore, score_type: str, *,
     name = f"model {model.name!r}"
     found, coverage = [], None
     if score_type == "binary":
+        advice = "wilson"
+        if model.clustered is None:
+            coverage, advice = _binary_coverage(model)
+        use = f"; use the {advice} interval" if advice else ""
         for interval in model.intervals:
-            if interval.method in ("wald", "clt") and (interval.low < 0 or interval.high > 1):
+            if interval.method in ("wald", "clt", "t") and (interval.low < 0 or interval.high > 1):
                 found.append(
                     f"{name}: the {interval.method} interval ({interval.low:.3f} to "
                     f"{interval.high:.3f}) leaves [0, 1]: its normal approximation has broken "
-                    "down here; use the wilson interval")
-        if model.clustered is None:
-            coverage = _binary_coverage(model)
+                    f"down here{use}")
     elif model.clustered is None:
         coverage = (_near_bound_coverage(model) if unit_interval else None) \
             or _continuous_coverage(model)

@@ -12,6 +12,44 @@ from ..core.version import __version__
 from ..io.ingest import ItemScores
 from .results import Settings
 
+MIN_RESAMPLES = 100
+"""Fewest bootstrap resamples an analysis accepts: below it a 95% percentile interval
+rests on two or three resamples per tail and can miss its own estimate."""
+MAX_RESAMPLES = 10**7
+"""Most bootstrap resamples an analysis accepts: beyond it the Monte Carlo error is far
+below the printed precision, and every resample costs memory (8 bytes per statistic)
+and time."""
+
+
+def check_resamples(n_resamples: object, *, positive: str = "a positive integer") -> int:
+    """``n_resamples`` as an int from :data:`MIN_RESAMPLES` to :data:`MAX_RESAMPLES`.
+
+    ``positive`` words the refusal of a value that is not a positive integer at all.
+
+    >>> check_resamples(2000)
+    2000
+    >>> check_resamples(5)
+    Traceback (most recent call last):
+    ...
+    evalbars.core.errors.EvalbarsError: n_resamples (--n-resamples) must be at least 100, \
+got 5: with fewer, a bootstrap interval's ends rest on a handful of resamples and it can \
+exclude its own estimate
+    """
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) \
+            or n_resamples < 1:
+        raise EvalbarsError(f"n_resamples must be {positive}, got {n_resamples!r}")
+    if n_resamples < MIN_RESAMPLES:
+        raise EvalbarsError(
+            f"n_resamples (--n-resamples) must be at least {MIN_RESAMPLES}, got {n_resamples}: "
+            "with fewer, a bootstrap interval's ends rest on a handful of resamples and it can "
+            "exclude its own estimate")
+    if n_resamples > MAX_RESAMPLES:
+        raise EvalbarsError(
+            f"n_resamples (--n-resamples) must be at most {MAX_RESAMPLES:,}, got "
+            f"{n_resamples:,}: more resamples change no printed digit and would need "
+            "8 bytes of memory each per statistic and hours of computing")
+    return int(n_resamples)
+
 
 def checked_settings(confidence_level: float, n_resamples: int, seed: int) -> Settings:
     """The interval level, bootstrap resamples and seed of an analysis, checked.
@@ -25,10 +63,8 @@ def checked_settings(confidence_level: float, n_resamples: int, seed: int) -> Se
     """
     if isinstance(confidence_level, bool) or not 0.0 < float(confidence_level) < 1.0:
         raise EvalbarsError(f"confidence_level must be between 0 and 1, got {confidence_level!r}")
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) \
-            or n_resamples < 1:
-        raise EvalbarsError(f"n_resamples must be a positive integer, got {n_resamples!r}")
-    return Settings(float(confidence_level), int(n_resamples), check_seed(seed))
+    n_resamples = check_resamples(n_resamples)
+    return Settings(float(confidence_level), n_resamples, check_seed(seed))
 
 
 def provenance(scores: ItemScores, settings: Settings) -> dict:

@@ -25,21 +25,26 @@ UNMEASURED = ("Each model was scored once per question, no training seeds were v
 
 
 def _unmeasured(doc: dict) -> str:
-    """The last sentence: which noise the intervals include, and which they leave out."""
-    model = doc["models"][0]
-    clustered, sampled = model.get("clustered"), model.get("samples")
-    if clustered is None and sampled is None:
+    """The last sentence: which noise the intervals include, and which they leave out.
+
+    Every model is read: one model with several answers per question is enough for the
+    intervals to include sampling noise.
+    """
+    models = doc["models"]
+    clustered = next((m["clustered"] for m in models if m.get("clustered") is not None), None)
+    sampled = [m.get("samples") for m in models]
+    if clustered is None and all(s is None for s in sampled):
         return UNMEASURED
     column = doc.get("provenance", {}).get("source", {}).get("columns", {}).get("cluster")
     by = f" by {column}" if column else ""
     sentences = []
-    if sampled is not None:
-        answers = sampled["answers"]
-        if answers["min"] == answers["max"]:
-            how_many = f"{answers['min']} times"
+    if any(s is not None for s in sampled):
+        counts = [_answer_count(s) for s in sampled]
+        if len(set(counts)) == 1:
+            how_many = counts[0]
         else:
-            how_many = f"{answers['mean']:.1f} times on average ({answers['min']} to " \
-                       f"{answers['max']})"
+            how_many = _and_words([f"{count} by {m['name']}" for count, m in zip(counts, models)])
+            how_many += ","
         sentences.append(
             f"Each question was answered {how_many} and is scored by the average of its "
             "answers; the intervals resample questions together with their answers, so they "
@@ -52,6 +57,20 @@ def _unmeasured(doc: dict) -> str:
     sentences.append("No training seeds were varied" + (
         "." if clustered is not None else " and no question clusters were given."))
     return " ".join(sentences)
+
+
+def _answer_count(sampled: dict | None) -> str:
+    """How many answers each question had, in words (once: no sampled answers)."""
+    if sampled is None:
+        return "once"
+    answers = sampled["answers"]
+    if answers["min"] == answers["max"]:
+        return f"{answers['min']} times"
+    return f"{answers['mean']:.1f} times on average ({answers['min']} to {answers['max']})"
+
+
+def _and_words(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _headline(intervals: list[dict]) -> dict:
@@ -95,6 +114,29 @@ def ci_statement(doc: dict) -> str:
 def _minimum_detectable_gap(sd_diff: float, n: int, alpha: float, power: float = 0.8) -> float:
     """Normal-approximation gap a two-sided paired test detects with this power."""
     return (ndtri(1 - alpha / 2) + ndtri(power)) * sd_diff / n**0.5
+
+
+def _power_sentence(sd_diff: float, n: int, alpha: float, score_type: str,
+                    digits: int) -> str:
+    """What an undecided comparison could have detected, within what the scale allows.
+
+    >>> _power_sentence(0.0, 20, 0.05, "binary", 1)[53:105]
+    'the models did not differ on any of the 20 questions'
+    >>> _power_sentence(0.96, 4, 0.05, "binary", 1)[98:]
+    'not even the largest gap the 0/1 scale allows (100 points) would be detected with 80% power.'
+    """
+    opening = "This is not evidence that the models are equivalent: "
+    if sd_diff == 0:
+        return (opening + f"the models did not differ on any of the {fmt.count(n)} questions, "
+                "so these data cannot say how large a gap they could have detected.")
+    mde = _minimum_detectable_gap(sd_diff, n, alpha)
+    within = f"with {fmt.count(n)} questions and this much disagreement"
+    if score_type == "binary" and mde > 1:
+        return (opening + f"{within}, not even the largest gap the 0/1 scale allows "
+                "(100 points) would be detected with 80% power.")
+    unit = " points" if score_type == "binary" else ""
+    return (opening + f"{within}, the comparison had 80% power only for gaps of about "
+            f"{fmt.value(mde, score_type, digits)}{unit} or more.")
 
 
 def _disagreement_sentence(doc: dict, test: dict) -> str:
@@ -151,6 +193,9 @@ def compare_statement(doc: dict) -> str:
     size = fmt.value(shown, score_type, digits)
     if excludes_zero:
         sentences[-1] += f" {winner} outperforms {loser} by {size}{unit} ({how})."
+    elif shown == 0:
+        sentences[-1] += (f" {b} and {a} scored the same ({how}), an interval that includes "
+                          "zero, so these data cannot tell which model is better.")
     else:
         sentences[-1] += (f" {winner} is ahead of {loser} by {size}{unit} ({how}), an interval "
                           "that includes zero, so these data cannot tell which model is better.")
@@ -162,12 +207,7 @@ def compare_statement(doc: dict) -> str:
                          "borderline.")
     sd_diff = difference["sd"]
     if not excludes_zero and sd_diff is not None and doc["n_items"] > 1:
-        mde = _minimum_detectable_gap(sd_diff, doc["n_items"], alpha)
-        sentences.append(
-            f"This is not evidence that the models are equivalent: with "
-            f"{fmt.count(doc['n_items'])} questions and this much disagreement, the comparison "
-            f"had 80% power only for gaps of about {fmt.value(mde, score_type, digits)}{unit} "
-            "or more.")
+        sentences.append(_power_sentence(sd_diff, doc["n_items"], alpha, score_type, digits))
     if "equivalence" in doc:
         sentences.append(equivalence_sentence(doc))
     sentences.append(_unmeasured(doc))

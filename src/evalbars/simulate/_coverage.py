@@ -31,6 +31,7 @@ from typing import Callable, Sequence
 
 from ..analyses import measures
 from ..analyses.caveats import FEW_DISCORDANT
+from ..analyses.settings import check_resamples
 from ..core.errors import EvalbarsError
 from ..core.progress import Progress
 from ..core.seeding import child_seed
@@ -258,7 +259,7 @@ def coverage(*, methods: Sequence[str] | None = None, n: Sequence[int] = N_GRID,
     """
     chosen, ns = _methods(methods), _grid(n)
     datasets = check_count(datasets, "datasets", 1)
-    n_resamples = check_count(n_resamples, "n_resamples", 1)
+    n_resamples = check_resamples(n_resamples, positive="an integer of at least 1")
     datasets, seed, alpha = check_run(datasets, seed, alpha)
     plan = [(name, family, tuple(m for m in family.methods if m in chosen), cell)
             for name, family in FAMILIES.items() for cell in family.cells(ns)]

@@ -31,7 +31,7 @@ from ..labels import (
     share,
 )
 from ..text.power import grid_table, input_rows, pilot_line, result_rows
-from ..text.scores import agreement_line, difference_rows, model_rows, p_value_rows
+from ..text.scores import agreement_line, difference_rows, model_rows, p_value_rows, pairing_words
 from .figure import figure_for
 
 __all__ = ["Section", "Svg", "Table", "generic_blocks", "heading", "sections"]
@@ -167,7 +167,7 @@ def _compare_sections(doc: dict) -> list[Section]:
                           difference_rows(doc, digits(doc)))]
     ratio = difference.get("width_ratio_unpaired_to_paired")
     if ratio is not None:
-        blocks.append(f"Pairing made the interval {ratio:.1f}x narrower than the unpaired one.")
+        blocks.append(pairing_words(ratio).capitalize() + ".")
     out.append(Section(f"Difference {difference['b']} \u2212 {difference['a']}", tuple(blocks)))
     out.append(Section("Agreement", _agreement_blocks(doc)))
     out.append(Section("Tests (two-sided)",

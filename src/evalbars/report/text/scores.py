@@ -119,6 +119,22 @@ def _units(doc: dict) -> str:
     return "%" if doc["score_type"] == "binary" else "score units"
 
 
+def pairing_words(ratio: float) -> str:
+    """What pairing did to the gap's interval, from the unpaired-to-paired width ratio.
+
+    Anticorrelated models (one right where the other is wrong) make the paired interval
+    wider than the unpaired one: that is said, with its factor.
+
+    >>> pairing_words(3.0)
+    'pairing made the interval 3.0x narrower than the unpaired one'
+    >>> pairing_words(1 / 1.34)
+    'pairing made the interval 1.3x wider than the unpaired one'
+    """
+    if ratio < 1:
+        return f"pairing made the interval {1 / ratio:.1f}x wider than the unpaired one"
+    return f"pairing made the interval {ratio:.1f}x narrower than the unpaired one"
+
+
 def render_text(doc: dict, width: int = 92) -> str:
     """The terminal report for a ``ci`` or ``compare`` document."""
     digits = _digits(doc)
@@ -138,7 +154,7 @@ def render_text(doc: dict, width: int = 92) -> str:
         lines += table(None, difference_rows(doc, digits))
         ratio = difference["width_ratio_unpaired_to_paired"]
         if ratio is not None:
-            lines.append(f"  pairing made the interval {ratio:.1f}x narrower than the unpaired one")
+            lines.append(f"  {pairing_words(ratio)}")
         lines += ["", "Agreement", "  " + agreement_line(doc)]
         lines += ["", "Tests (two-sided)"]
         lines += table(["test", "statistic", "p"], p_value_rows(doc))
