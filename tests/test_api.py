@@ -298,8 +298,12 @@ def test_a_misspelt_loading_option_names_the_closest(name, cookbook_path):
     with pytest.raises(EvalbarsError) as error:
         function(cookbook_path, clustr="topic_id", **required)
     message = str(error.value)
+    own = [p.name for p in inspect.signature(inspect.unwrap(function)).parameters.values()
+           if p.kind is p.KEYWORD_ONLY][:2]
     assert message.startswith("unknown keyword argument clustr='topic_id' (did you mean "
-                              "cluster?); the data is read with the options item, model,")
+                              f"cluster?); {function.__name__}() takes the options "
+                              f"{', '.join(own)}, ")
+    assert ", and reads the data with the options item, model," in message
     assert message.endswith("scorer, qrels of evalbars.load")
 
 
@@ -349,3 +353,107 @@ def test_one_question_is_refused_by_name(values):
         with pytest.raises(EvalbarsError, match=r"^an error bar needs at least 2 questions; "
                                                 r"the data have 1 \('q1'\)$"):
             run()
+
+
+# --- plain Python scores, two DataFrames, misspelt keywords (issue 17) ------------------
+
+def _pair_frames():
+    pd = pytest.importorskip("pandas")
+    rows = list(csv.DictReader(open("examples/lesson_pair.csv")))
+    frame = pd.DataFrame(rows).astype({"model_a": int, "model_b": int})
+    return frame, frame[["qid", "model_a"]], frame[["qid", "model_b"]]
+
+
+def test_two_dataframes_are_named_with_models_or_by_their_place():
+    """compare(df_a, df_b, models=[...]) was a TypeError (models given twice); gate too."""
+    frame, df_a, df_b = _pair_frames()
+    wide = evalbars.compare(frame, a="model_a", b="model_b", n_resamples=500).to_dict()
+    named = evalbars.compare(df_a, df_b, models=["model_a", "model_b"], n_resamples=500)
+    assert named.to_dict()["difference"] == wide["difference"]
+    assert evalbars.compare(df_a, df_b, a="model_a", b="model_b",
+                            n_resamples=500).to_dict()["difference"] == wide["difference"]
+    assert evalbars.compare(frame, models=["model_a", "model_b"],
+                            n_resamples=500).to_dict()["difference"] == wide["difference"]
+    placed = evalbars.compare(df_a, df_b, n_resamples=500)
+    assert [m.name for m in placed.models] == ["a", "b"]
+    assert placed.provenance["source"]["description"].endswith(
+        "the models are named 'a' and 'b' by their place (name them with models=[...], or "
+        "a= and b=)")
+    checked = evalbars.gate(df_a, df_b, models=["model_a", "model_b"], max_regression=0.01,
+                            n_resamples=500)
+    assert (checked.decision, checked.to_dict()["candidate"]) == ("pass", "model_b")
+    with pytest.raises(EvalbarsError, match=r"^models= names the two models, a then b; got 1"):
+        evalbars.compare(frame, models=["model_a"])
+    with pytest.raises(EvalbarsError, match="name different models; give the two once"):
+        evalbars.compare(frame, models=["model_a", "model_b"], a="model_b")
+
+
+def test_a_list_array_or_series_of_scores_is_one_model():
+    pd = pytest.importorskip("pandas")
+    frame, _, _ = _pair_frames()
+    scores = frame["model_a"].tolist()
+    expected = evalbars.ci(frame, models=["model_a"], n_resamples=500).to_dict()["models"]
+    for data, name in ((scores, "scores"), (np.array(scores), "scores"),
+                       (frame["model_a"], "model_a"), (tuple(scores), "scores")):
+        assert [m.name for m in evalbars.ci(data, n_resamples=100).models] == [name]
+        result = evalbars.ci(data, models=["model_a"], n_resamples=500)  # seeded by name
+        assert result.to_dict()["models"] == expected
+    description = evalbars.ci(scores, n_resamples=500).provenance["source"]["description"]
+    assert description.endswith("; a list of 500 scores read as model 'scores', items "
+                                "numbered 0 to 499 in order")
+    assert [m.name for m in evalbars.ci([1, 0, 1], models=["mine"], n_resamples=100).models] \
+        == ["mine"]
+    gap = evalbars.compare(frame["model_a"].tolist(), frame["model_b"].tolist(),
+                           n_resamples=500).difference
+    assert (gap.a, gap.b, round(gap.estimate, 3)) == ("a", "b", 0.026)
+    indexed = pd.Series([1, 0, 1], index=["q3", "q1", "q2"], name="acc")
+    assert evalbars.ci(indexed, n_resamples=100).provenance["source"]["description"] \
+        .endswith("a pandas Series of 3 scores read as model 'acc', items named by its index")
+    with pytest.raises(EvalbarsError, match=r"compare takes two.*compare\(scores_a, scores_b"):
+        evalbars.compare(scores)
+    with pytest.raises(EvalbarsError, match="cluster= names a column, but a list of scores"):
+        evalbars.ci(scores, cluster="topic")
+
+
+@pytest.mark.parametrize("typo, hint", [
+    ("n_resample", "(did you mean n_resamples?)"),
+    ("confidence_levl", "(did you mean confidence_level?)"),
+    ("confidence", "(did you mean confidence_level?)"),
+    ("alpha", "(did you mean confidence_level=0.95?)"),
+    ("clustr", "(did you mean cluster?)"),
+    ("itme", "(did you mean item?)"),
+])
+def test_a_misspelt_keyword_names_the_closest_of_all_options(typo, hint):
+    """n_resample= suggested sample= (another, dangerous option); confidence_levl=,
+    confidence= and alpha= got no suggestion; the message listed the loading options only."""
+    with pytest.raises(EvalbarsError) as error:
+        evalbars.compare("examples/lesson_pair.csv", **{typo: 0.05})
+    message = str(error.value)
+    assert message.startswith(f"unknown keyword argument {typo}=0.05 {hint}; compare() takes "
+                              "the options a, b, models, confidence_level, n_resamples, seed, "
+                              "margin, progress, and reads the data with the options item,")
+
+
+def test_a_keyword_close_to_nothing_gets_no_suggestion_and_gate_says_baseline():
+    with pytest.raises(EvalbarsError, match=r"^unknown keyword argument colour='red'; "):
+        evalbars.ci("examples/lesson_pair.csv", colour="red")
+    with pytest.raises(EvalbarsError) as error:
+        evalbars.gate("examples/lesson_pair.csv", a="model_a", b="model_b",
+                      max_regression=0.01)
+    assert str(error.value).startswith(
+        "unknown keyword arguments a='model_a' (did you mean baseline?), b='model_b' (did "
+        "you mean candidate?); gate() takes the options baseline, candidate, models, "
+        "max_regression, alpha,")
+
+
+def test_model_naming_a_score_column_is_refused(tmp_path):
+    """ci(df, model="model_a") read the wide file as long and reported models '1', '0'."""
+    frame, _, _ = _pair_frames()
+    for data in (frame, "examples/lesson_pair.csv"):
+        with pytest.raises(EvalbarsError) as error:
+            evalbars.ci(data, model="model_a")
+        assert "'model_a' holds numbers" in str(error.value)
+        assert str(error.value).endswith("pass models=['model_a'] (--models model_a)")
+    path = tmp_path / "long.csv"   # numbered models of a long file are still models
+    path.write_text("id,model,score\nq1,1,1\nq2,1,0\nq1,2,0\nq2,2,1\nq3,1,1\nq3,2,1\n")
+    assert evalbars.load(path, model="model").models == ("1", "2")

@@ -680,9 +680,14 @@ def test_dataframe_with_duplicate_column_names():
 
 def test_dataframe_that_is_not_a_table():
     pd = pytest.importorskip("pandas")
-    for data in (pd.Series([1, 2]), [[1, 2]], np.zeros((2, 2))):
-        with pytest.raises(EvalbarsError, match="data must be a file path"):
+    for data in ({1, 2}, "not a file.csv"):
+        with pytest.raises(EvalbarsError, match="data must be a file path|no such file"):
             evalbars.compare(data)
+    for data in ([[1, 2]], np.zeros((2, 2))):  # one model's scores are a 1-D list (test_api)
+        with pytest.raises(EvalbarsError, match="a 2-D array of scores: pass one model's"):
+            evalbars.compare(data, data)
+    with pytest.raises(EvalbarsError, match=r"compare takes two.*compare\(scores_a, scores_b"):
+        evalbars.compare(pd.Series([1, 2]))
     with pytest.raises(EvalbarsError, match="has no rows"):
         evalbars.compare(pd.DataFrame({"id": [], "a": [], "b": []}))
 

@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -127,6 +130,75 @@ def test_sha256_of_each_input(tmp_path):
     assert [x["sha256"] for x in data.source["inputs"]] == [
         hashlib.sha256(p.read_bytes()).hexdigest() for p in (one, two)
     ]
+
+
+def test_csv_and_jsonl_are_hashed_as_they_are_read(tmp_path, monkeypatch):
+    """No second reading for the provenance: the digest is the one of the bytes parsed."""
+    from evalbars.io import align
+
+    def no_second_reading(path):
+        raise AssertionError(f"{path} read again to hash it")
+
+    monkeypatch.setattr(align, "sha256", no_second_reading)
+    for name, content in (("w.csv", 'qid,note,a\r\nq1,"x\r\ny",1\r\nq2,z,0\r\n'),
+                          ("w.jsonl", '\ufeff{"qid": "q1", "a": 1}\n{"qid": "q2", "a": 0}\n')):
+        path = write(tmp_path, name, content)
+        data = load(path, models=["a"])
+        assert data.source["inputs"] == [
+            {"path": str(path), "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}]
+
+
+def _pipe(path, content: bytes) -> threading.Thread:
+    """A named pipe at ``path`` that gives ``content`` to its first reader and other bytes
+    to a second one (which would then hash what it never parsed)."""
+    os.mkfifo(path)
+
+    def writer():
+        for data in (content, b"qid,a\nq9,1\n"):
+            try:
+                with open(path, "wb") as fh:
+                    fh.write(data)
+            except OSError:  # the reader is gone
+                pass
+            time.sleep(0.3)  # the first reader sees the end before a second writer opens
+
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+    return thread
+
+
+def _release(path, thread: threading.Thread) -> None:
+    """Let the second writer of :func:`_pipe` finish: open the pipe until it has."""
+    for _ in range(100):
+        if not thread.is_alive():
+            return
+        os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK))
+        thread.join(0.05)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+@pytest.mark.parametrize("name, content", [
+    ("p.csv", b'qid,note,a\nq1,"x\ny",1\nq2,z,0\n'),
+    ("p.jsonl", b'{"qid": "q1", "a": 1}\n{"qid": "q2", "a": 0}\n'),
+])
+def test_named_pipe_is_read_once(tmp_path, name, content):
+    """A pipe's bytes come once (mkfifo x.csv): read and hashed in one go, never waited for
+    again; its digest is the one of the bytes read."""
+    path = tmp_path / name
+    thread = _pipe(path, content)
+    data = load(path, models=["a"])
+    assert data.items == ("q1", "q2")
+    assert data.source["inputs"][0]["sha256"] == hashlib.sha256(content).hexdigest()
+    _release(path, thread)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+def test_error_named_pipe_not_utf8_or_parquet(tmp_path):
+    thread = _pipe(tmp_path / "p.csv", b"qid,a\nq1,\xff\n")
+    assert "byte 0xff at line 2" in error(tmp_path / "p.csv")
+    _release(tmp_path / "p.csv", thread)
+    os.mkfifo(tmp_path / "p.parquet")
+    assert "is not a regular file (a named pipe?)" in error(tmp_path / "p.parquet")
 
 
 # --------------------------------------------------------------------------- errors: files

@@ -221,6 +221,48 @@ def test_two_files(tmp_path):
     )
 
 
+def test_two_files_with_an_id_column_each(tmp_path, capsys):
+    """item=("qid", "question_id"), --item qid --item question_id: one id column per file."""
+    one = write(tmp_path, "a.csv", "qid,n,score\nq1,x1,1\nq2,x2,0\n")
+    two = write(tmp_path, "b.csv", "question_id,qid,score\nq2,z,1\nq1,y,1\n")
+    data = load(one, two, item=("qid", "question_id"))
+    assert data.items == ("q1", "q2") and data.source["columns"]["item"] == ["qid", "question_id"]
+    np.testing.assert_array_equal(data.scores, [[1, 1], [0, 1]])
+    assert load(one, two, item=["qid", "question_id"]).items == data.items
+    assert "item='question_id': no such column in" in error(one, two, item="question_id")
+    assert "name one per file: item=('question_id', 'COL')" in error(one, two, item="question_id")
+    for bad in [("qid",), ("qid", "question_id", "n"), ("qid", "")]:
+        assert "item= must" in error(one, two, item=bad)
+    assert "with two inputs a pair of names" in error(one, item=("qid", "n"))
+
+    from evalbars.cli import main
+
+    for argv in (["ci", str(one), str(two), "--item", "qid", "--item", "question_id"],
+                 ["ci", "--item", "qid", "--item", "question_id", str(one), str(two)]):
+        assert main([*argv, "--format", "json", "--n-resamples", "200"]) == 0
+        assert json.loads(capsys.readouterr().out)["provenance"]["source"]["columns"][
+            "item"] == ["qid", "question_id"]
+    with pytest.raises(SystemExit) as exit_info:
+        main(["ci", str(one), str(two), "--item", "qid", "--item", "n", "--item", "qid"])
+    assert exit_info.value.code == 2 and "--item is given more than twice" in \
+        capsys.readouterr().err
+
+
+def test_error_two_files_that_share_no_id(tmp_path):
+    """Nothing in common: no --intersect (it would leave nothing), a few ids of each."""
+    one = write(tmp_path, "a.csv", "qid,score\nq1,1\nq2,0\nq3,1\nq4,0\n")
+    two = write(tmp_path, "b.csv", "qid,score\nx1,1\nx2,0\n")
+    message = error(one, two)
+    assert message.startswith("the two files share no item id: ")
+    assert f"'{one}' has 'q1', 'q2', 'q3' and 1 more (column 'qid'); '{two}' has 'x1', 'x2'" \
+        in message
+    assert "intersect" not in message and "--item COL --item COL2" in message
+    long = write(tmp_path, "l.csv", "id,model,score\nq1,a,1\nq2,b,0\n")
+    message = error(long)
+    assert "the models share no item id: model 'a' has 'q1'" in message
+    assert "intersect" not in message
+
+
 def test_two_files_names_and_single_numeric_column(tmp_path):
     one = write(tmp_path, "x/run.csv", "qid,note,points\nq1,hi,0.5\nq2,yo,1\n")
     two = write(tmp_path, "y/run.csv", "qid,points\nq1,1\nq2,1\n")
@@ -574,6 +616,19 @@ def test_error_invalid_score(tmp_path, bad):
     assert f"{bad!r} at line 3" in message and "column 'a'" in message
 
 
+@pytest.mark.parametrize("digit", ["\u0663", "\uff13", "\u0969", "1\u0660"])
+def test_error_digits_that_are_not_ascii(tmp_path, digit):
+    """float() reads Arabic-Indic, fullwidth and Devanagari digits; a score cell may not
+    (as TREC run files may not)."""
+    path = write(tmp_path, "w.csv", f"qid,a\nq1,1\nq2,{digit}\nq3,0\n")
+    message = error(path, models=["a"])
+    assert f"{digit!r} at line 3" in message and "column 'a'" in message
+    assert "only the ASCII digits 0-9" in message
+    long = write(tmp_path, "l.jsonl", json.dumps({"id": "q1", "model": "a", "score": digit}))
+    assert f"{digit!r} at line 1" in error(long)
+    assert load(write(tmp_path, "s.csv", "qid,a\nq1, 1 \nq2,0\n")).scores.tolist() == [[1], [0]]
+
+
 def test_error_invalid_scores_lists_five_and_counts(tmp_path):
     rows = "".join(f"q{k},{'x' if k % 2 else 1}\n" for k in range(20))
     message = error(write(tmp_path, "w.csv", "qid,a\n" + rows), models=["a"])
@@ -646,10 +701,24 @@ def test_error_stray_value_in_binary_column(tmp_path):
 def test_error_guessed_model_columns_on_different_scales(tmp_path):
     path = write(tmp_path, "w.csv", "qid,a,b,n_tokens\nq1,1,0,153\nq2,0,0,87\n")
     message = error(path)
-    assert "'a', 'b' hold only 0/1 but 'n_tokens' holds other values" in message
+    assert "'a', 'b' hold only 0/1 but 'n_tokens' holds other values (153 at line 2, 87 at " \
+        "line 3 of" in message
     assert "models=" in message
     assert load(path, models=["a", "b"]).score_type == "binary"
     assert load(path, score_type="continuous").models == ("a", "b", "n_tokens")
+
+
+def test_error_stray_value_in_a_short_wide_file_names_its_line_and_the_flags(tmp_path):
+    """Too few rows for the stray-value rule (29 of 30 is under 99%): the scale check says
+    which value on which line, and the flags the commands really have."""
+    rows = [f"q{i},{i % 2},{(i // 2) % 2}" for i in range(30)]
+    rows[6] = "q6,1,2"
+    path = write(tmp_path, "w.csv", "qid,model_a,model_b\n" + "\n".join(rows) + "\n")
+    message = error(path)
+    assert f"'model_b' holds other values (2 at line 8 of '{path}')" in message
+    assert "--a and --b with compare, --models with ci" in message
+    assert "--score-type continuous" in message and "(--models)" not in message
+    assert load(path, models=["model_a", "model_b"]).score_type == "continuous"
 
 
 def test_error_binary_requested_but_not_binary(tmp_path):
@@ -662,6 +731,59 @@ def test_error_binary_requested_but_not_binary(tmp_path):
 def test_error_empty_model_name(tmp_path):
     path = write(tmp_path, "l.csv", "id,model,score\nq1,a,1\nq1,,0\n")
     assert "empty model name in column 'model' at line 3" in error(path)
+
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet", "dataframe"])
+@pytest.mark.parametrize("field, what", [("id", "item id"), ("model", "model name"),
+                                         ("topic", "cluster label")])
+def test_error_empty_string_label_in_every_format(tmp_path, fmt, field, what):
+    """An empty string is an empty label, as an empty CSV cell is: never a model dropped
+    silently, an item '' or a cluster ''."""
+    columns = {"id": ["q1", "q1", "q2", "q2"], "model": ["a", "b", "a", "b"],
+               "topic": ["t", "t", "u", "u"], "score": [1, 0, 1, 1]}
+    columns[field][2] = ""
+    if fmt == "jsonl":
+        rows = [dict(zip(columns, values)) for values in zip(*columns.values())]
+        data, where = write(tmp_path, "l.jsonl", "".join(json.dumps(r) + "\n" for r in rows)), \
+            "at line 3"
+    elif fmt == "parquet":
+        pa = pytest.importorskip("pyarrow")
+        pq = pytest.importorskip("pyarrow.parquet")
+        data, where = tmp_path / "l.parquet", "at row 2 (0-based)"
+        pq.write_table(pa.table(columns), data)
+    else:
+        pd = pytest.importorskip("pandas")
+        data, where = pd.DataFrame(columns), "at row 2 (0-based)"
+    message = error(data, cluster="topic")
+    assert f"empty {what} in column {field!r} {where} of" in message
+    csv_path = write(tmp_path, "l.csv", "id,model,topic,score\n" + "".join(
+        ",".join(map(str, values)) + "\n" for values in zip(*columns.values())))
+    assert f"empty {what} in column {field!r} at line 4 of" in error(csv_path, cluster="topic")
+
+
+@pytest.mark.parametrize("field, what", [("id", "item id"), ("model", "model name"),
+                                         ("topic", "cluster label")])
+def test_error_lone_surrogate_in_a_label(tmp_path, field, what):
+    """JSON's "\\ud800" escape is no character: refused when read, not a UnicodeEncodeError
+    when the ids are hashed for the provenance or the model names seed the bootstrap."""
+    rows = [{"id": "q1", "model": "a", "topic": "t", "score": 1},
+            {"id": "q1", "model": "b", "topic": "t", "score": 0}]
+    rows[1][field] = "x\ud800"
+    path = write(tmp_path, "l.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
+    message = error(path, cluster="topic")
+    assert f"{what} 'x\\ud800' in column {field!r} at line 2 of '{path}'" in message
+    assert "lone UTF-16 surrogate (\\ud800)" in message
+    message.encode("utf-8")  # the message itself can be printed
+
+
+def test_error_lone_surrogate_in_a_key_or_a_dataframe(tmp_path):
+    path = write(tmp_path, "w.jsonl", '{"id": "q1", "a": 1}\n{"id": "q2", "\\udc00": 1}\n')
+    assert f"the key '\\udc00' at line 2 of '{path}' holds a lone" in error(path)
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"id": pd.Series(["q1", "q\udfff"], dtype=object), "a": [1, 0]})
+    assert "item id 'q\\udfff' in column 'id' at row 1 (0-based)" in error(df)
+    assert "given with models=" in error(write(tmp_path, "l.csv", LONG), models=["a\ud800"])
 
 
 # --------------------------------------------------------------------------- samples, clusters

@@ -77,7 +77,7 @@ class Variant:
                 "vs_baseline": self.vs_baseline.to_dict(), "share": self.share.to_dict()}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class AblationResult(_Report):
     """The full system against the baseline, and each variant against both.
 

@@ -76,7 +76,7 @@ class RatedModel:
                 "p_best": self.p_best}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class BradleyTerryResult(NotebookMixin):
     """Ratings of every model (highest first), from ``n_battles`` battles.
 

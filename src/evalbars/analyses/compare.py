@@ -10,7 +10,8 @@ from typing import Sequence
 
 from ..core.errors import EvalbarsError
 from ..core.progress import bootstrap_bar
-from ..io.inputs import pick_pair, read_scores, takes_load_options
+from ..io.inputs import pair_names, pick_pair, read_scores, takes_load_options
+from ..io.sequences import is_scores
 from ..report.statement import ci_statement, compare_statement
 from ..stats import equivalence, intervals
 from . import measures
@@ -106,6 +107,7 @@ def compare(
     *,
     a: str | None = None,
     b: str | None = None,
+    models: Sequence[str] | None = None,
     confidence_level: float = 0.95,
     n_resamples: int = 10_000,
     seed: int = 0,
@@ -129,7 +131,11 @@ def compare(
     data, data2 : path, pandas.DataFrame or ItemScores
         As for :func:`ci`.
     a, b : str, optional
-        The baseline and the compared model (default: the data's two models).
+        The baseline and the compared model (default: the data's two models). With two
+        inputs (``data``, ``data2``) they name them, as ``--models A B``; two inputs with
+        no file name (DataFrames, lists of scores) are otherwise called ``a`` and ``b``.
+    models : [a, b], optional
+        The same as ``a=``, ``b=``.
     confidence_level, n_resamples, seed, progress
         As for :func:`ci`.
     margin : float, optional
@@ -148,6 +154,12 @@ def compare(
     0.0072
     """
     settings = checked_settings(confidence_level, n_resamples, seed)
+    a, b = pair_names(models, a, b)
+    if data2 is None and is_scores(data):
+        raise EvalbarsError(
+            "one list of scores is one model; compare takes two, in the same question order: "
+            "evalbars.compare(scores_a, scores_b) (evalbars.ci(scores) gives one model's "
+            "error bars)")
     if a is not None and a == b:
         raise EvalbarsError(f"a and b must be different models, got {a!r} twice")
     wanted = [a, b] if a is not None and b is not None else None

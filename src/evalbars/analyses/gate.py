@@ -14,9 +14,10 @@ margin M at one-sided level alpha (the lower end of the (1 - 2 alpha) interval):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 from ..core.document import json_safe
-from ..io.inputs import takes_load_options
+from ..io.inputs import pair_names, takes_load_options
 from ..report import format as fmt
 from ..report.notebook import NotebookMixin
 from ..stats.equivalence import INTERVAL_WORDS
@@ -25,7 +26,7 @@ from .results import CompareResult
 EXIT_STATUS = {"pass": 0, "fail": 1, "inconclusive": 3}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class GateResult(NotebookMixin):
     """The gate's decision, its one-line message, and the comparison it rests on."""
 
@@ -81,8 +82,9 @@ def _decide(comparison: CompareResult) -> tuple[str, str]:
 
 @takes_load_options
 def gate(data, data2=None, *, baseline: str | None = None, candidate: str | None = None,
-         max_regression: float, alpha: float = 0.05, n_resamples: int = 10_000, seed: int = 0,
-         progress: bool = False, **load_options) -> GateResult:
+         models: Sequence[str] | None = None, max_regression: float, alpha: float = 0.05,
+         n_resamples: int = 10_000, seed: int = 0, progress: bool = False,
+         **load_options) -> GateResult:
     """Decide whether ``candidate`` regresses against ``baseline`` beyond ``max_regression``.
 
     :func:`evalbars.compare` of ``candidate`` against ``baseline`` with the margin
@@ -90,7 +92,8 @@ def gate(data, data2=None, *, baseline: str | None = None, candidate: str | None
     level of the non-inferiority test; ``n_resamples``, ``seed``, ``progress`` and the
     options that say how to read ``data`` (item, model, score, score_type, intersect,
     cluster, sample, run, input_format, metric, scorer, qrels: see :func:`evalbars.load`)
-    are compare's.
+    are compare's. ``models=[baseline, candidate]`` is the same as ``baseline=``,
+    ``candidate=``; with two inputs, they name them (data the baseline).
 
     Examples
     --------
@@ -106,6 +109,7 @@ def gate(data, data2=None, *, baseline: str | None = None, candidate: str | None
         from ..core.errors import EvalbarsError
 
         raise EvalbarsError(f"alpha must be between 0 and 0.5, got {alpha!r}")
+    baseline, candidate = pair_names(models, baseline, candidate, ("baseline", "candidate"))
     comparison = compare(data, data2, a=baseline, b=candidate, margin=max_regression,
                          confidence_level=1.0 - alpha, n_resamples=n_resamples, seed=seed,
                          progress=progress, **load_options)

@@ -108,7 +108,7 @@ class PairComparison:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class LeaderboardResult(_Report):
     """Models in leaderboard order (highest mean first), their pairs and their groups.
 

@@ -84,7 +84,7 @@ class GapAtK:
         return {"k": self.k, "estimate": self.estimate, "low": self.low, "high": self.high}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class PassKResult(NotebookMixin):
     """pass@k of each model and, for a pair, the paired gap (``evalbars passk``).
 

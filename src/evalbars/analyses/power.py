@@ -65,7 +65,7 @@ GRID_GAPS = (0.005, 0.01, 0.02, 0.05)
 # --- results --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class PowerResult(NotebookMixin):
     """A solved power calculation; ``to_dict()`` is the ``kind: "power"`` document.
 

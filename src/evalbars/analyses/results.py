@@ -140,7 +140,7 @@ class Agreement:
         return {"correlation": self.correlation, **{k: getattr(self, k) for k in names}}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class _Report(NotebookMixin):
     """Fields every top-level result shares."""
 
@@ -180,7 +180,7 @@ class _Report(NotebookMixin):
         return json_safe(out)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class CIResult(_Report):
     """Every model's score with its intervals (``evalbars ci``)."""
 
@@ -193,7 +193,7 @@ class CIResult(_Report):
         return render_text(self.to_dict())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class CompareResult(_Report):
     """A paired comparison of model ``b`` against model ``a`` (``evalbars compare``)."""
 

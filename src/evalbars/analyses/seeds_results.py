@@ -110,7 +110,7 @@ class RecipeDifference:
                              "questions": self.questions}}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class SeedsResult(NotebookMixin):
     """Runs, recipes and the paired recipe comparison (``evalbars seeds``).
 

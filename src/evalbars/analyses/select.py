@@ -94,7 +94,7 @@ class Confirmation:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class SelectResult(_Report):
     """The best of N candidates against a baseline, with the winner's curse accounted for.
 

@@ -7,11 +7,26 @@ LOG_FORMATS = ("lm-eval", "inspect", "promptfoo", "openai-evals", "helm", "trec"
 """The formats --input-format names (evalbars.io.logs.FORMATS; a test keeps them the same)."""
 
 
+class _OneOrTwo(argparse.Action):
+    """``--item COL``: one column for every file; given twice, ``--item COL --item COL2``,
+    one per file (the first file's, then the second's)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = getattr(namespace, self.dest)
+        if isinstance(given, tuple):
+            parser.error(f"{option_string} is given more than twice; give it once (one column "
+                         f"for both files) or twice (one per file: {option_string} COL "
+                         f"{option_string} COL2)")
+        setattr(namespace, self.dest, values if given is None else (given, values))
+
+
 COLUMNS_GROUP = "columns (auto-detected when left out; printed)"
 """The title of the group of loading options in a command's help."""
 
 LOAD_FLAGS = {
-    "item": dict(default=None, help="column with the question id"),
+    "item": dict(default=None, action=_OneOrTwo, metavar="COL",
+                 help="column with the question id (two files with different id columns: "
+                      "--item COL --item COL2, one per file)"),
     "model": dict(default=None, help="long layout: column naming the model of each row"),
     "score": dict(default=None, help="long layout or two files: column with the score"),
     "score_type": dict(choices=("auto", "binary", "continuous"), default="auto",

@@ -67,7 +67,7 @@ def _finish(parts: _Parts, score_type: str, intersect: bool) -> dict:
     sums = _per_cell(answered, shape, values)[keep]
     sumsq = _per_cell(answered, shape, values * values)[keep]
     inputs = [
-        {"path": t.path, "sha256": sha256(t.path) if t.path is not None else None}
+        {"path": t.path, "sha256": None if t.path is None else t.sha256 or sha256(t.path)}
         for t in parts.inputs
     ]
     source = {

@@ -2,11 +2,13 @@
 
 A score cell is a number, a numeric string, a boolean or true/false (1/0); an empty cell
 or null is a missing score; anything else (text, NaN, an infinity, a number beyond
-:data:`MAX_ABS_SCORE`, a string Python's ``float`` would read with ``_`` digit separators)
-is an error naming the column, the value and its line or row. Labels (item ids, model
+:data:`MAX_ABS_SCORE`, a string Python's ``float`` would read with ``_`` digit separators
+or with digits other than ASCII's, such as Arabic-Indic or fullwidth ones) is an error
+naming the column, the value and its line or row. Labels (item ids, model
 names, sample values, cluster labels) are strings exactly as written, or integers from
-JSON, Parquet or a DataFrame as ``str(int)``. Parsed columns are cached per load in
-:attr:`Table.memo`.
+JSON, Parquet or a DataFrame as ``str(int)``; an empty string is an empty label in every
+format, as an empty CSV cell is, and a label holding a lone UTF-16 surrogate is refused.
+Parsed columns are cached per load in :attr:`Table.memo`.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import EvalbarsError
-from .table import MAX_LISTED, Column, Table, places, short
+from .table import MAX_LISTED, Column, Table, not_unicode, places, short, surrogate
 
 MAX_ABS_SCORE = 1e100
 """Largest score magnitude accepted. Sums, squares and the third moments some intervals
@@ -49,6 +51,8 @@ def _cell(value: Any) -> float | None:
             return 0.0
         if "_" in text:  # float("1_0") is 10.0: a typo, not a number
             raise ValueError
+        if not text.isascii():  # float("\u0663") is 3.0 (an Arabic-Indic digit), as are
+            raise ValueError    # fullwidth digits: numbers are written in ASCII
     try:
         return float(value)
     except OverflowError:
@@ -57,19 +61,24 @@ def _cell(value: Any) -> float | None:
         raise ValueError from None
 
 
-def _has_separator(values: list) -> bool:
-    """True when a string cell holds ``_`` (which ``float`` would skip)."""
+def _plain(text: str) -> bool:
+    return "_" not in text and text.isascii()
+
+
+def _unusual(values: list) -> bool:
+    """True when a string cell holds ``_`` (which ``float`` would skip) or a character that
+    is not ASCII (``float`` reads every script's digits: ``"\u0663"``, fullwidth ``"３"``)."""
     try:
-        return "_" in "".join(values)
+        return not _plain("".join(values))
     except TypeError:  # not all strings
-        return any("_" in v for v in values if isinstance(v, str))
+        return not all(_plain(v) for v in values if isinstance(v, str))
 
 
 def _parse_cells(values: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n = len(values)
-    try:  # fast path: every cell converts with float() (and none has a "_" separator)
+    try:  # fast path: every cell converts with float() (and all are ASCII without a "_")
         numbers = np.fromiter(map(float, values), np.float64, n)
-        if not _has_separator(values):
+        if not _unusual(values):
             return numbers, np.zeros(n, bool), np.empty(0, np.int64)
     except (ValueError, TypeError, OverflowError):
         pass
@@ -141,6 +150,10 @@ def _check_values(
         for r in bad[order[:MAX_LISTED]]
     ]
     more = f" and {bad.size - MAX_LISTED} more" if bad.size > MAX_LISTED else ""
+    if col.kind in ("text", "object") and any(
+            isinstance(col.values[r], str) and not col.values[r].strip().isascii()
+            for r in bad[order].tolist()):
+        hint = "; only the ASCII digits 0-9 are read as digits" + hint
     raise EvalbarsError(
         f"column {name!r} of {table.label} has {bad.size} value{'s' if bad.size > 1 else ''} "
         f"that {'are' if bad.size > 1 else 'is'} not a finite number within \u00b11e100: "
@@ -170,6 +183,8 @@ def _labels(table: Table, name: str) -> tuple[list[str], np.ndarray, np.ndarray]
         for i, value in enumerate(col.values):
             if isinstance(value, str):
                 labels.append(value)
+                if value == "":  # as an empty CSV cell: one rule for every format
+                    empty_rows.append(i)
                 continue
             if value is None:
                 empty_rows.append(i)
@@ -220,7 +235,28 @@ def _check_labels(table: Table, name: str, what: str, rows: np.ndarray | None = 
             f"{'are' if bad.size > 1 else 'is'} not: {shown} {table.at(bad)}; "
             f"convert the column to strings"
         )
+    odd = _surrogates(table, name, labels)
+    if rows is not None and odd.size:
+        odd = odd[np.isin(odd, rows)]
+    if odd.size:
+        raise not_unicode(what, labels[odd[0]], f"in column {name!r} {table.at(odd)}")
     return labels
+
+
+def _surrogates(table: Table, name: str, labels: list[str]) -> np.ndarray:
+    """The rows whose label holds a lone UTF-16 surrogate (a JSON ``"\\ud800"``, a Python
+    string), sorted by line: no character, it cannot be hashed or written as UTF-8."""
+    key = ("surrogates", name)
+    if key not in table.memo:
+        try:
+            "".join(labels).encode("utf-8")
+            odd = np.empty(0, np.int64)
+        except UnicodeEncodeError:
+            odd = np.asarray([i for i, v in enumerate(labels) if surrogate(v) is not None],
+                             dtype=np.int64)
+            odd = odd[np.argsort(table.numbers(odd), kind="stable")]
+        table.memo[key] = odd
+    return table.memo[key]
 
 
 def _str_array(labels: list[str]) -> np.ndarray:

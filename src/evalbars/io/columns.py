@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..core.errors import EvalbarsError
-from .cells import _numeric
+from .cells import _labels, _numeric
 from .table import Table, name_list
 
 ID_NAMES = (
@@ -83,6 +83,39 @@ def _auto_score(table: Table, exclude: Sequence[str]) -> str:
         f"{', '.join(SCORE_NAMES)} and {which}; columns: {name_list(table.names)}; "
         f"pass score= (--score)"
     )
+
+
+def _check_model_column(table: Table, model: str | None, model_col: str | None,
+                        item: str | None, cluster_col: str | None, sample_col: str | None,
+                        run_col: str | None) -> None:
+    """Refuse ``model=`` naming a score column of a wide table (without sample or run
+    columns, which repeat the ids of both layouts).
+
+    A long table's model column names models and repeats each item id once per model; a
+    numeric ``model=`` column, one row per item and other numeric columns beside it, is
+    the wide layout's score column (``models=`` chooses those), which read as model names
+    would give models called '0' and '1'.
+    """
+    if model is None or model_col is None or sample_col is not None or run_col is not None \
+            or not (item is None or isinstance(item, str)) or not _numeric(table, model_col):
+        return
+    exclude = [cluster_col] if cluster_col is not None else []
+    others = [c for c in table.names if c not in (model_col, item, *exclude)
+              and c.strip().lower() not in ID_NAMES and _numeric(table, c)]
+    try:
+        item_col = _resolve(table, item, "item") if item is not None else \
+            _auto_item(table, (model_col, *exclude))
+    except EvalbarsError:
+        return  # the long layout names the problem
+    ids = _labels(table, item_col)[0]
+    if not others or len(set(ids)) < len(ids):
+        return
+    raise EvalbarsError(
+        f"model={model_col!r} names the model column of the long layout (one row per item "
+        f"and model), but {model_col!r} holds numbers and {table.label} has one row per "
+        f"item, with the other numeric columns {name_list(others)}: one score column per "
+        f"model, the wide layout; to choose models there, pass models=[{model_col!r}] "
+        f"(--models {model_col})")
 
 
 def _distinct(table: Table, roles: dict[str, str | None]) -> None:

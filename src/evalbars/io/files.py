@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ import numpy as np
 
 from ..core.errors import EvalbarsError
 from .table import Column, Table, _check_names, short
-from .text_files import read_csv, read_jsonl
+from .text_files import DIGESTS, read_csv, read_jsonl
 
 FORMATS = {
     ".csv": "csv",
@@ -54,7 +55,20 @@ def file_format(path: str) -> str:
 
 
 def sha256(path: str) -> str:
-    """Hex SHA-256 of a file, read in 1 MiB chunks."""
+    """Hex SHA-256 of a file, read in 1 MiB chunks.
+
+    A named pipe (anything but a regular file) can be read only once: its digest is the
+    one computed when a reader read it, and an error if none did (never a wait for data
+    that will not come again).
+    """
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        known = DIGESTS.get((os.path.abspath(path), info.st_dev, info.st_ino))
+        if known is None:
+            raise EvalbarsError(f"{path!r} is not a regular file (a named pipe?), so it cannot "
+                                f"be read a second time to compute its SHA-256; save it to a "
+                                f"file first")
+        return known
     digest = hashlib.sha256()
     with open(path, "rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
@@ -89,6 +103,9 @@ def read(data: Any) -> Table:
             f"({', '.join(FORMATS)}) or a folder of logs"
         )
     fmt = file_format(path)
+    if fmt == "parquet" and not os.path.isfile(path):
+        raise EvalbarsError(f"{path!r} is not a regular file (a named pipe?); Parquet is read "
+                            f"by seeking in it: save it to a file first")
     try:
         if fmt == "csv":
             return read_csv(path)

@@ -31,11 +31,11 @@ from ..core.errors import EvalbarsError
 from . import logs
 from .align import _finish
 from .cells import _check_labels  # noqa: F401
-from .columns import ID_NAMES, MODEL_NAME, SCORE_NAMES, _auto_model, _resolve  # noqa: F401
+from .columns import ID_NAMES, MODEL_NAME, SCORE_NAMES, _auto_model, _check_model_column, _resolve  # noqa: F401,E501
 from .files import is_dataframe, read, sha256
 from .item_scores import ItemScores
 from .layouts import _long, _two_files, _wide
-from .table import name_list
+from .table import name_list, not_unicode, short, surrogate
 from .validate import STRAY_SHARE  # noqa: F401
 
 SCORE_TYPES = ("auto", "binary", "continuous")
@@ -55,7 +55,7 @@ def load(
     data: Any,
     data2: Any = None,
     *,
-    item: str | None = None,
+    item: str | Sequence[str] | None = None,
     model: str | None = None,
     score: str | None = None,
     models: Sequence[str] | None = None,
@@ -82,9 +82,11 @@ def load(
     data2 : same as ``data``, optional
         A second input: selects the two-file layout, one model per input; for logs, more
         runs (each run of a log is a model).
-    item : str, optional
+    item : str or pair of str, optional
         The item id column. Default: the first column named (any case) id, qid, item,
-        item_id, question_id, example_id, doc_id, sample_id or query_id.
+        item_id, question_id, example_id, doc_id, sample_id or query_id. Two files: one
+        name for both, or one per file, ``item=("qid", "question_id")`` (``--item qid
+        question_id``).
     model : str, optional
         The model column; selects the long layout (one row per item and model). Default:
         the long layout is used when a column is named ``model`` (any case).
@@ -212,8 +214,11 @@ def load(
     array([[1., 1., 0.],
            [0., 1., 1.]])
     """
-    models = _check_arguments(item, model, score, models, score_type, intersect, cluster, sample,
-                              run)
+    item = _check_item(item, data2)
+    models = _check_arguments(None if item is None else item[0], model, score, models,
+                              score_type, intersect, cluster, sample, run)
+    if item is not None and data2 is None:
+        item = item[0]
     fmt = _log_format(data, data2, input_format, qrels)
     if fmt is not None:
         columns = {"item": item, "model": model, "score": score, "sample": sample, "run": run}
@@ -240,6 +245,7 @@ def load(
         sample_col = _resolve(table, sample, "sample") if sample is not None else None
         run_col = _resolve(table, run, "run") if run is not None else None
         model_col = _resolve(table, model, "model") if model is not None else _auto_model(table)
+        _check_model_column(table, model, model_col, item, cluster_col, sample_col, run_col)
         if model_col is not None:
             parts = _long(table, item, model_col, score, models, cluster_col, sample_col,
                           run_col)
@@ -338,6 +344,20 @@ def _from_answers(answers: logs.Answers, models: list[str] | None, score_type: s
     return ItemScores(**fields)
 
 
+def _check_item(item: Any, data2: Any) -> tuple[str, ...] | None:
+    """``item`` as a tuple: one column name, or with two inputs one per input."""
+    if item is None or isinstance(item, str):
+        return None if item is None else (item,)
+    if not isinstance(item, (list, tuple)) or len(item) != 2 or data2 is None:
+        raise EvalbarsError(
+            f"item= must be a column name, or with two inputs a pair of names, one per "
+            f"input (item=('qid', 'question_id'), --item qid --item question_id); got {short(item)}")
+    for name in item:
+        if not isinstance(name, str) or name == "":
+            raise EvalbarsError(f"item= must hold non-empty column names; got {short(name)}")
+    return tuple(item)
+
+
 def _check_arguments(
     item, model, score, models, score_type, intersect, cluster, sample, run
 ) -> list[str] | None:
@@ -364,6 +384,8 @@ def _check_arguments(
     for name in models:
         if not isinstance(name, str) or name == "":
             raise EvalbarsError(f"models= must hold non-empty strings; got {name!r}")
+        if surrogate(name) is not None:
+            raise not_unicode("the model name", name, "given with models=")
     dups = sorted({m for m in models if models.count(m) > 1})
     if dups:
         raise EvalbarsError(f"models= names {name_list(dups)} more than once")

@@ -2,17 +2,22 @@
 
 Every entry point that reads data takes the options of :func:`evalbars.io.ingest.load` as
 ``**load_options``: :func:`takes_load_options` shows them in its signature (``help()``,
-``inspect.signature``, Jupyter), :func:`read_scores` checks and applies them, and
+``inspect.signature``, Jupyter) and refuses unknown keywords, naming the closest of all the
+function's options, :func:`read_scores` checks and applies them (and reads a plain list,
+array or pandas Series of scores as one model, see :mod:`evalbars.io.sequences`), and
 :func:`pick_pair` chooses the two models a paired analysis compares.
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
+import functools
 import inspect
 from typing import Callable, Sequence
 
 from ..core.errors import EvalbarsError
 from .ingest import ItemScores, load
+from .sequences import as_tables
 from .table import name_list, short
 
 _LOAD_PARAMETERS = tuple(
@@ -45,13 +50,34 @@ def takes_load_options(function: Callable) -> Callable:
     <Parameter "score_type: 'str' = 'auto'">
     >>> count("examples/lesson_pair.csv", item="qid")
     500
+
+    An unknown keyword is refused before the function runs, naming the closest of all its
+    options (its own and the loading ones) and listing both:
+
+    >>> count("examples/lesson_pair.csv", rn="seed")
+    Traceback (most recent call last):
+    ...
+    evalbars.core.errors.EvalbarsError: unknown keyword argument rn='seed' (did you mean \
+run?); count() takes the options run, and reads the data with the options item, model, \
+score, score_type, intersect, cluster, sample, input_format, metric, scorer, qrels of \
+evalbars.load
     """
     own = inspect.signature(function)
     parameters = [p for p in own.parameters.values() if p.kind is not p.VAR_KEYWORD]
     named = {p.name for p in parameters}
     parameters += [p for p in _LOAD_PARAMETERS if p.name not in named]
-    function.__signature__ = own.replace(parameters=parameters)
-    return function
+    accepted = frozenset(p.name for p in parameters)
+    own_options = tuple(p.name for p in own.parameters.values() if p.kind is p.KEYWORD_ONLY)
+
+    @functools.wraps(function)
+    def checked(*args, **kwargs):
+        unknown = [name for name in kwargs if name not in accepted]
+        if unknown:
+            raise _unknown(kwargs, unknown, own_options, f"{function.__name__}()")
+        return function(*args, **kwargs)
+
+    checked.__signature__ = own.replace(parameters=parameters)
+    return checked
 
 
 def read_scores(data, data2=None, models: Sequence[str] | None = None, *,
@@ -93,7 +119,11 @@ cluster, sample, run, input_format, metric, scorer, qrels of evalbars.load
             "to analyse each run as a model of its own, named 'model@run', load the data "
             f"with evalbars.load(..., run={short(run)}) and pass that")
     if not isinstance(data, ItemScores):
-        return load(data, data2, models=models, **load_options)
+        data, data2, models, note = as_tables(data, data2, models, load_options)
+        scores = load(data, data2, models=models, **load_options)
+        if note is None:
+            return scores
+        return dataclasses.replace(scores, source={**scores.source, "note": note})
     if data2 is not None:
         raise EvalbarsError("data2 cannot be combined with already loaded ItemScores")
     given = {name: value for name, value in load_options.items() if value != _DEFAULTS[name]}
@@ -111,18 +141,97 @@ cluster, sample, run, input_format, metric, scorer, qrels of evalbars.load
     return data
 
 
+_SYNONYMS = {
+    "alpha": "confidence_level", "level": "confidence_level", "conf_level": "confidence_level",
+    "confidence": "confidence_level", "n_bootstrap": "n_resamples", "n_boot": "n_resamples",
+    "bootstrap": "n_resamples", "resamples": "n_resamples", "random_state": "seed",
+    "a": "baseline", "b": "candidate", "baseline": "a", "candidate": "b",
+}
+"""Names other libraries (or other evalbars functions) use for an option: suggested when
+the function has the option and not the name (``alpha`` for ``confidence_level``,
+``a``/``b`` for gate's ``baseline``/``candidate``)."""
+
+
 def _check_names(load_options: dict) -> None:
     unknown = [name for name in load_options if name not in _DEFAULTS]
-    if not unknown:
-        return
+    if unknown:
+        raise _unknown(load_options, unknown, (), "")
+
+
+def _unknown(given: dict, unknown: list[str], own: Sequence[str],
+             function: str) -> EvalbarsError:
+    """The error for ``unknown`` keywords of ``function``: each with the closest of all
+    its options (``own`` and the loading ones), then both lists."""
+    loading = [name for name in LOAD_OPTIONS if name not in own]
+    options = [*own, *loading]
     named = []
     for name in unknown:
-        closest = difflib.get_close_matches(name, LOAD_OPTIONS, n=1)
-        hint = f" (did you mean {closest[0]}?)" if closest else ""
-        named.append(f"{name}={short(load_options[name])}{hint}")
-    raise EvalbarsError(
-        f"unknown keyword argument{'s' if len(unknown) > 1 else ''} {', '.join(named)}; the "
-        f"data is read with the options {', '.join(LOAD_OPTIONS)} of evalbars.load")
+        closest = _closest(name, options)
+        hint = ""
+        if closest == "confidence_level" and name == "alpha" and \
+                isinstance(given[name], float) and 0 < given[name] < 1:
+            hint = f" (did you mean confidence_level={1 - given[name]:g}?)"
+        elif closest is not None:
+            hint = f" (did you mean {closest}?)"
+        named.append(f"{name}={short(given[name])}{hint}")
+    reads = f"{function} takes the options {', '.join(own)}, and reads the data" if own \
+        else "the data is read"
+    return EvalbarsError(
+        f"unknown keyword argument{'s' if len(unknown) > 1 else ''} {', '.join(named)}; "
+        f"{reads} with the options {', '.join(loading)} of evalbars.load")
+
+
+def _closest(name: str, options: Sequence[str]) -> str | None:
+    """The option ``name`` most likely misspells: a known synonym, else the most similar
+    of those at least 80% alike (difflib) or one edit away; None when none is close.
+
+    >>> _closest("n_resample", ["sample", "n_resamples"]), _closest("n_resample", ["sample"])
+    ('n_resamples', None)
+    >>> _closest("itme", ["item", "model"]), _closest("confidence", ["confidence_level"])
+    ('item', 'confidence_level')
+    """
+    if _SYNONYMS.get(name) in options:
+        return _SYNONYMS[name]
+    scored = [(difflib.SequenceMatcher(None, name, option).ratio(), option)
+              for option in options]
+    close = [(ratio, option) for ratio, option in scored
+             if ratio >= 0.8 or _one_edit(name, option)]
+    return max(close, key=lambda pair: pair[0])[1] if close else None
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """One letter added, dropped, changed or two neighbours swapped (names of 3+ letters)."""
+    if abs(len(a) - len(b)) > 1 or min(len(a), len(b)) < 3:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    shorter, longer = sorted((a, b), key=len)
+    return any(longer[:i] + longer[i + 1:] == shorter for i in range(len(longer)))
+
+
+def pair_names(models: Sequence[str] | None, a: str | None, b: str | None,
+               words: tuple[str, str] = ("a", "b")) -> tuple[str | None, str | None]:
+    """``(a, b)``, taken from ``models=[a, b]`` when given: how two files are named.
+
+    ``words`` are the function's names for the two (``baseline``, ``candidate``).
+
+    >>> pair_names(["model_a", "model_b"], None, None)
+    ('model_a', 'model_b')
+    """
+    if models is None:
+        return a, b
+    pair = [models] if isinstance(models, str) else list(models)
+    first, second = words
+    if len(pair) != 2:
+        raise EvalbarsError(
+            f"models= names the two models, {first} then {second}; got {len(pair)} "
+            f"({short(pair)}): write {first}='A', {second}='B', or models=['A', 'B']")
+    if (a is not None and a != pair[0]) or (b is not None and b != pair[1]):
+        raise EvalbarsError(f"models={short(pair)} and {first}=/{second}= name different "
+                            f"models; give the two once, as {first}= and {second}=")
+    return pair[0], pair[1]
 
 
 def pick_pair(scores: ItemScores, a: str | None, b: str | None) -> tuple[str, str]:

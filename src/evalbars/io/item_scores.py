@@ -121,6 +121,8 @@ class ItemScores:
             )
         if src["layout"] == "log":
             text += "".join(f"; {note}" for note in src["log"]["notes"])
+        if src.get("note"):  # how plain Python scores were read (io/sequences.py)
+            text += f"; {src['note']}"
         return text
 
     def _columns_read(self) -> str:

@@ -24,12 +24,12 @@ from .cells import (
 )
 from .columns import ID_NAMES, _auto_item, _auto_score, _distinct, _resolve
 from .table import MAX_LISTED, Table, name_list, short
-from .validate import _item_clusters
+from .validate import CHOOSE_MODELS, _item_clusters
 
 _SAMPLE_HINT = ("pass sample= (--sample COL) if these are several sampled answers per "
                 "question, or run= (evalbars seeds --run COL) if they come from several "
                 "training runs")
-_MODELS_HINT = "; or choose the model columns with models= (--models)"
+_MODELS_HINT = f"; or name the model columns ({CHOOSE_MODELS})"
 
 
 # --------------------------------------------------------------------------- wide
@@ -67,7 +67,7 @@ def _wide(table: Table, item: str | None, models: list[str] | None,
             raise EvalbarsError(
                 f"found no model columns in {table.label}: no column besides the item column "
                 f"{item_col!r} holds only numbers; columns: {name_list(table.names)}; "
-                f"name them with models= (--models)"
+                f"name them ({CHOOSE_MODELS})"
             )
     ids = _str_array(_check_labels(table, item_col, "item id"))
     samples = sample_names = runs = run_names = None
@@ -274,10 +274,16 @@ def _duplicate_pairs(table: Table, ids: np.ndarray, key: np.ndarray, rows: np.nd
 # --------------------------------------------------------------------------- two files
 
 
-def _two_files(first: Table, second: Table, item: str | None, score: str | None,
-               models: list[str] | None, cluster: str | None, sample: str | None,
-               run: str | None = None) -> _Parts:
+def _two_files(first: Table, second: Table, item: str | tuple[str, ...] | None,
+               score: str | None, models: list[str] | None, cluster: str | None,
+               sample: str | None, run: str | None = None) -> _Parts:
+    """One model per file; ``item`` names the id column of both, or one per file."""
     tables = [first, second]
+    one_name = item is not None and (isinstance(item, str) or len(item) == 1)
+    if item is None or isinstance(item, str):
+        item_names = [item, item]
+    else:  # a tuple: one name for both files, or one per file
+        item_names = [item[0], item[-1]]
     if models is not None:
         if len(models) != 2:
             raise EvalbarsError(
@@ -313,10 +319,15 @@ def _two_files(first: Table, second: Table, item: str | None, score: str | None,
     item_cols, score_cols, cluster_cols, sample_cols, labels, values = [], [], [], [], [], []
     sample_labels: list[str] = []
     run_labels: list[str] = []
-    for table in tables:
+    for table, item in zip(tables, item_names):
         cluster_col = cluster if cluster in table.names else None
         sample_col = sample if sample in table.names else None
         extra = [c for c in (cluster_col, sample_col, run) if c is not None]
+        if one_name and item not in table.names:
+            raise EvalbarsError(
+                f"item={item!r}: no such column in {table.label}; columns: "
+                f"{name_list(table.names)}; with two files whose id columns differ, name "
+                f"one per file: item=({item!r}, 'COL') (--item {item} COL)")
         item_col = _resolve(table, item, "item") if item is not None else _auto_item(table, extra)
         if score is not None:
             score_col = _resolve(table, score, "score")

@@ -61,6 +61,8 @@ class Table:
         ``get(name) -> Column``; called at most once per column.
     lines : ndarray or None
         Line number of each row (CSV, JSON Lines); None means 0-based row positions.
+    sha256 : str or None
+        Hex SHA-256 of the file, when the reader computed it as it read (CSV, JSON Lines).
     """
 
     def __init__(
@@ -73,6 +75,7 @@ class Table:
         n_rows: int,
         get: Callable[[str], Column],
         lines: np.ndarray | None = None,
+        sha256: str | None = None,
     ) -> None:
         self.label = label
         self.fmt = fmt
@@ -81,6 +84,7 @@ class Table:
         self.n_rows = n_rows
         self._get = get
         self._lines = lines
+        self.sha256 = sha256
         self._columns: dict[str, Column] = {}
         self.memo: dict = {}
         """Per-load cache for derived values (parsed columns), keyed by the caller."""
@@ -149,8 +153,31 @@ def short(value: Any, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 4] + "...'"
 
 
+def surrogate(text: str) -> str | None:
+    """The first lone UTF-16 surrogate in ``text``, escaped (``"\\ud800"``), or None.
+
+    JSON's ``"\\ud800"`` escape and a Python string can hold one; it is no character, and
+    encoding it as UTF-8 (for hashes, seeds, reports) fails.
+    """
+    try:
+        text.encode("utf-8")
+        return None
+    except UnicodeEncodeError as exc:
+        return f"\\u{ord(text[exc.start]):04x}"
+
+
+def not_unicode(what: str, value: str, where: str) -> EvalbarsError:
+    """The error for a label or name holding a lone surrogate (see :func:`surrogate`)."""
+    return EvalbarsError(
+        f"{what} {short(value)} {where} holds a lone UTF-16 surrogate "
+        f"({surrogate(value)}), which is not a character; fix the text (in JSON, a "
+        f"\\ud800-\\udfff escape must be one half of a surrogate pair)"
+    )
+
+
 def _check_names(names: Sequence[str], where: str) -> None:
-    """Column names must be non-empty and unique; ``where`` names the header, keys or schema."""
+    """Column names must be non-empty, unique and Unicode text; ``where`` names the header,
+    keys or schema."""
     seen: dict[str, int] = {}
     dups = []
     for pos, name in enumerate(names, 1):
@@ -160,6 +187,8 @@ def _check_names(names: Sequence[str], where: str) -> None:
                 + (" (a trailing comma?)" if pos == len(names) else "")
                 + "; every column needs a name"
             )
+        if surrogate(name) is not None:
+            raise not_unicode("the column name", name, f"(column {pos} of {where})")
         if name in seen and name not in dups:
             dups.append(name)
         seen.setdefault(name, pos)

@@ -7,8 +7,12 @@ first line.
 from __future__ import annotations
 
 import csv
+import hashlib
+import io
 import itertools
 import json
+import os
+import stat
 import sys
 from array import array
 from typing import Any, Sequence
@@ -16,12 +20,79 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..core.errors import EvalbarsError
-from .table import Column, Table, _check_names, places, short
+from .table import Column, Table, _check_names, not_unicode, places, short, surrogate
 
 
-def _not_utf8(path: str, exc: UnicodeDecodeError) -> EvalbarsError:
+class _Hashed(io.FileIO):
+    """A file that adds every byte read to ``digest``; ``done`` once it reached the end."""
+
+    def __init__(self, path: str, digest: Any) -> None:
+        super().__init__(path, "rb")
+        self.digest, self.done = digest, False
+
+    def readinto(self, buffer: Any) -> int | None:
+        n = super().readinto(buffer)
+        if n:
+            self.digest.update(memoryview(buffer)[:n])
+        elif n == 0:
+            self.done = True
+        return n
+
+    def readall(self) -> bytes:
+        data = super().readall()
+        self.digest.update(data)
+        self.done = True
+        return data
+
+
+DIGESTS: dict[tuple, str] = {}
+"""SHA-256 of the files that are not regular (named pipes) read so far, by path and inode:
+they can be read only once, so :func:`evalbars.io.files.sha256` looks them up here."""
+
+
+class _Source:
+    """A file's bytes for a reader that may open it more than once, and their SHA-256.
+
+    A regular file is opened again each time and hashed as it is first read through (no
+    second reading to hash it); anything else (a named pipe) can be read
+    only once, so its bytes are read into memory first.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._digest = hashlib.sha256()
+        self._data: bytes | None = None
+        self._first: _Hashed | None = None
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            with open(path, "rb") as fh:
+                self._data = fh.read()
+            self._digest.update(self._data)
+            DIGESTS[(os.path.abspath(path), info.st_dev, info.st_ino)] = self.sha256()
+
+    def bytes(self) -> Any:
+        """The file opened for reading bytes."""
+        if self._data is not None:
+            return io.BytesIO(self._data)
+        if self._first is None:
+            self._first = _Hashed(self.path, self._digest)
+            return io.BufferedReader(self._first, 1 << 16)
+        return open(self.path, "rb")
+
+    def text(self) -> Any:
+        """The file opened as UTF-8 text (a byte-order mark skipped, line ends kept)."""
+        return io.TextIOWrapper(self.bytes(), encoding="utf-8-sig", newline="")
+
+    def sha256(self) -> str | None:
+        """Hex SHA-256 of the whole file, or None if it was never read to its end."""
+        whole = self._data is not None or (self._first is not None and self._first.done)
+        return self._digest.hexdigest() if whole else None
+
+
+def _not_utf8(source: _Source, exc: UnicodeDecodeError) -> EvalbarsError:
     """Locate the first byte that is not UTF-8 and say which line it is on."""
-    with open(path, "rb") as fh:
+    path = source.path
+    with source.bytes() as fh:
         raw = fh.read()
     try:
         raw.decode("utf-8-sig")
@@ -54,8 +125,9 @@ def read_csv(path: str) -> Table:
     # a cell may be long (a model's answer, a transcript): lift csv's 128 KiB cell limit
     # while reading, and put the process-wide setting back after
     limit = csv.field_size_limit(_CSV_FIELD_LIMIT)
+    source = _Source(path)
     try:
-        with open(path, newline="", encoding="utf-8-sig") as fh:
+        with source.text() as fh:
             reader = csv.reader(fh)
             n_lines = 0
             while True:
@@ -84,7 +156,7 @@ def read_csv(path: str) -> Table:
                 starts.extend(lines)
         if not one_line_each:  # a quoted field holds a line break: count lines record by record
             starts = array("q")
-            with open(path, newline="", encoding="utf-8-sig") as fh:
+            with source.text() as fh:
                 reader = csv.reader(fh)
                 prev, seen_header = 0, False
                 for record in reader:
@@ -94,7 +166,7 @@ def read_csv(path: str) -> Table:
                         seen_header = True
                     prev = reader.line_num
     except UnicodeDecodeError as exc:
-        raise _not_utf8(path, exc) from None
+        raise _not_utf8(source, exc) from None
     except csv.Error as exc:
         raise EvalbarsError(
             f"cannot parse {path!r} as CSV at line {reader.line_num + 1}: {exc}"
@@ -134,6 +206,7 @@ def read_csv(path: str) -> Table:
         n_rows=n_rows,
         get=get,
         lines=lines,
+        sha256=source.sha256(),
     )
 
 
@@ -156,8 +229,9 @@ def read_jsonl(path: str) -> Table:
     records: list[dict] = []
     lines: list[int] = []
     lineno = 0
+    source = _Source(path)
     try:
-        with open(path, newline="", encoding="utf-8-sig") as fh:
+        with source.text() as fh:
             for lineno, text in enumerate(fh, 1):
                 text = text.strip()
                 if not text:
@@ -195,11 +269,15 @@ def read_jsonl(path: str) -> Table:
                 records.append(obj)
                 lines.append(lineno)
     except UnicodeDecodeError as exc:
-        raise _not_utf8(path, exc) from None
+        raise _not_utf8(source, exc) from None
     if not records:
         raise EvalbarsError(f"{path!r} has no rows (no JSON objects)")
     layouts = dict.fromkeys(tuple(r) for r in records)
     names = list(dict.fromkeys(k for keys in layouts for k in keys))
+    odd = next((name for name in names if surrogate(name) is not None), None)
+    if odd is not None:
+        line = next(n for r, n in zip(records, lines) if odd in r)
+        raise not_unicode("the key", odd, f"at line {line} of {path!r}")
     _check_names(names, f"the keys of {path!r}")
 
     def get(name: str) -> Column:
@@ -213,4 +291,5 @@ def read_jsonl(path: str) -> Table:
         n_rows=len(records),
         get=get,
         lines=np.asarray(lines, dtype=np.int64),
+        sha256=source.sha256(),
     )

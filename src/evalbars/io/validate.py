@@ -13,7 +13,10 @@ import numpy as np
 from ..core.errors import EvalbarsError
 from .answers import _Parts, _runs
 from .cells import _check_labels, _codes, _pick
-from .table import MAX_LISTED, Table, name_list, short
+from .table import MAX_LISTED, Table, name_list, places, short
+
+CHOOSE_MODELS = "--a and --b with compare, --models with ci, models= in Python"
+"""How to name the models the analysis reads, on the command line and in Python."""
 
 _INTERSECT_HINT = "pass intersect=True (--intersect) to compare on the items every model has"
 
@@ -135,6 +138,8 @@ def _check_missing(parts: _Parts, bounds: np.ndarray, has_row: np.ndarray) -> No
     absent = ~has_row
     if absent.any():
         common = int(has_row.all(axis=1).sum())
+        if common == 0:
+            _share_nothing(parts, has_row)
         said = []
         for j, name in enumerate(parts.models):
             lacking = np.flatnonzero(absent[:, j])
@@ -155,11 +160,52 @@ def _check_missing(parts: _Parts, bounds: np.ndarray, has_row: np.ndarray) -> No
         )
 
 
+def _share_nothing(parts: _Parts, has_row: np.ndarray) -> None:
+    """Raise when no item is scored by every model: the ids do not match (another id
+    column, another spelling), so dropping the unmatched ones would leave nothing."""
+    said = []
+    for j, name in enumerate(parts.models):
+        mine = np.flatnonzero(has_row[:, j])
+        ids = name_list(parts.items[mine[:3]].tolist())
+        more = f" and {mine.size - 3} more" if mine.size > 3 else ""
+        column = parts.columns["item"]
+        column = column[j] if isinstance(column, list) else column
+        whose = parts.tables[j].label if parts.layout == "two-files" else f"model {name!r}"
+        said.append(f"{whose} has {ids}{more} (column {column!r})")
+    if parts.layout == "two-files":
+        what, fix = "the two files share", (
+            "check that the id columns hold the same ids, or name the id column of each "
+            "file: item=('qid', 'question_id') (--item COL --item COL2)")
+    else:
+        what, fix = "the models share", ("check that the models were scored on the same "
+                                         "questions (ids are compared exactly as written)")
+    raise EvalbarsError(f"{what} no item id: {'; '.join(said)}; {fix}")
+
+
 # --------------------------------------------------------------------------- score type
 
 
 def _num(value: float) -> str:
     return repr(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _other_values(parts: _Parts, bounds: np.ndarray, column: str) -> str:
+    """The first scores other than 0/1 in ``column`` (every system it scores), with their
+    lines: ``"2 at line 8, 3 at line 12 of 'w.csv'"``."""
+    found = []
+    for j, col in enumerate(parts.score_cols):
+        if col == column:
+            values = parts.values[bounds[j]:bounds[j + 1]]
+            odd = np.flatnonzero(~np.isnan(values) & (values != 0) & (values != 1))
+            table = parts.tables[j]
+            found += zip(table.numbers(parts.rows[bounds[j]:bounds[j + 1]][odd]),
+                         values[odd].tolist())
+    found = sorted(dict(found).items())
+    table = parts.tables[parts.score_cols.index(column)]
+    shown = ", ".join(f"{_num(v)} at {places([n], table.positions)}"
+                      for n, v in found[:MAX_LISTED])
+    more = f" and {len(found) - MAX_LISTED} more" if len(found) > MAX_LISTED else ""
+    return f"{shown}{more} of {table.label}"
 
 
 def _check_score_type(parts: _Parts, bounds: np.ndarray, score_type: str) -> str:
@@ -208,13 +254,19 @@ def _check_score_type(parts: _Parts, bounds: np.ndarray, score_type: str) -> str
                               if col == c)]
         others = [c for c in columns if c not in binary_cols]
         if binary_cols and others:
+            if len(others) == 1:
+                shown = _other_values(parts, bounds, others[0])
+            else:
+                shown = "; ".join(f"{short(c)}: {_other_values(parts, bounds, c)}"
+                                  for c in others[:MAX_LISTED])
             raise EvalbarsError(
                 f"the columns of {parts.tables[0].label} taken as models are not on one "
                 f"scale: {name_list(binary_cols)} "
                 f"{'holds' if len(binary_cols) == 1 else 'hold'} only 0/1 but "
                 f"{name_list(others)} {'holds' if len(others) == 1 else 'hold'} other "
-                f"values; name the model columns with models= (--models), or pass "
-                f"score_type='continuous' if they are all models")
+                f"values ({shown}); fix a typo, or name the models ({CHOOSE_MODELS}) if a "
+                f"column is not a model, or pass --score-type continuous "
+                f"(score_type='continuous') if the scale really is wider")
     if score_type == "auto":
         return "binary" if all_binary else "continuous"
     return score_type

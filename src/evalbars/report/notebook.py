@@ -1,10 +1,13 @@
 """Notebook conveniences for every result object that has ``to_dict()``.
 
-:class:`NotebookMixin` adds ``_repr_html_`` (Jupyter shows a result as a compact table),
-``to_frame()`` (a tidy pandas DataFrame) and ``plot()`` (a matplotlib figure). Each is a
-pure function of ``to_dict()``, so a notebook shows exactly the numbers of the JSON
-document. pandas and matplotlib stay optional: they are imported on first use, and a
-missing one gives an :class:`~evalbars.EvalbarsError` naming the pip extra to install.
+:class:`TextMixin` makes ``str(result)`` the text report (the CLI's ``--format text``)
+and ``repr(result)`` one line (:func:`evalbars.report.summary.summary`); result dataclasses
+pass ``repr=False`` so that the dataclass does not replace it with a dump of every field.
+:class:`NotebookMixin`, a TextMixin, adds ``_repr_html_`` (Jupyter shows a result as a
+compact table), ``to_frame()`` (a tidy pandas DataFrame) and ``plot()`` (a matplotlib
+figure). Each is a pure function of ``to_dict()``, so a notebook shows exactly the numbers
+of the JSON document. pandas and matplotlib stay optional: they are imported on first use,
+and a missing one gives an :class:`~evalbars.EvalbarsError` naming the pip extra to install.
 """
 from __future__ import annotations
 
@@ -38,7 +41,41 @@ def frame_rows(doc: dict) -> list[dict]:
     return rows
 
 
-class NotebookMixin:
+class TextMixin:
+    """``str()`` is the text report, ``repr()`` one line: for a class with ``to_dict()``.
+
+    Slotted, as :class:`NotebookMixin`. A dataclass inheriting it passes ``repr=False``.
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True, repr=False)
+    ... class Plan(TextMixin):
+    ...     def to_dict(self):
+    ...         return {"kind": "power", "solved_for": "n", "n": 7842, "gap": 0.01,
+    ...                 "power": 0.8, "alpha": 0.05, "design": "paired", "inputs": {}}
+    >>> Plan()
+    <Plan power: solved for n: n 7,842 (paired), gap 1 point, power 80%, alpha 0.05>
+    """
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        from .text.render import render
+
+        return render(self.to_dict(), "text")
+
+    def __repr__(self) -> str:
+        from .summary import summary
+
+        try:
+            text = summary(self.to_dict())
+        except Exception:  # a repr must not raise, whatever state the object is in
+            text = "(no document)"
+        return f"<{type(self).__name__} {text}>"
+
+
+class NotebookMixin(TextMixin):
     """``_repr_html_``, ``to_frame()`` and ``plot()`` for a class with ``to_dict()``.
 
     Slotted, so frozen slotted dataclasses stay slotted when they inherit it.

@@ -12,6 +12,7 @@ from ..core.errors import EvalbarsError
 from ..core.progress import Progress
 from ..core.seeding import child_seed
 from ..core.version import __version__
+from ..report.notebook import TextMixin
 from ..stats.resample import BLOCK, _run_blocks
 
 
@@ -47,8 +48,8 @@ def exact(name: str, value: float) -> Rate:
     return Rate(name, float(value), 0.0, average=True)
 
 
-@dataclass(frozen=True, slots=True)
-class Simulation:
+@dataclass(frozen=True, slots=True, repr=False)
+class Simulation(TextMixin):
     """What one simulation found: every rate with its Monte Carlo error.
 
     ``settings`` records every parameter (fractions, as given or derived), so the
@@ -93,7 +94,7 @@ class Simulation:
         return render_text(self.to_dict())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class FakePair(Simulation):
     """One simulated results file: ``a`` and ``b`` are the 0/1 outcomes of the two
     models on questions ``items`` (kept out of ``to_dict`` and repr)."""

@@ -304,6 +304,28 @@ def test_error_cluster(tmp_path):
                                                             cluster="metadata.level")
 
 
+def test_error_lone_surrogate_in_metadata_or_model(tmp_path):
+    """A "\\ud800" escape in the log is refused at reading, naming the sample."""
+    log = json.loads((OWN / "epochs_a.json").read_text())
+    log["samples"][1]["metadata"]["topic"] = "\ud800"
+    path = tmp_path / "meta.json"
+    path.write_text(json.dumps(log))
+    message = error(path, cluster="metadata.topic")
+    assert f"cluster label '\\ud800' in column 'metadata.topic' at samples[1] of '{path}'" \
+        in message and "lone UTF-16 surrogate" in message
+    log["eval"]["model"] = "m\udc00"
+    path.write_text(json.dumps(log))
+    assert "model name 'm\\udc00' in column 'model' at samples[0]" in error(path)
+
+
+def test_error_score_in_digits_that_are_not_ascii(tmp_path):
+    log = json.loads((OWN / "epochs_a.json").read_text())
+    log["samples"][0]["scores"]["match"]["value"] = "\uff11"
+    path = tmp_path / "digits.json"
+    path.write_text(json.dumps(log))
+    assert "score '\uff11' of scorer 'match' at samples[0]" in error(path)
+
+
 def test_error_options_of_other_formats():
     assert "qrels= (--qrels) does not apply to inspect logs" in error(
         OWN / "epochs_a.json", input_format="inspect", qrels="q.txt")

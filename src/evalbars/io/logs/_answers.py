@@ -61,8 +61,8 @@ _APPLIES = {
 def number(value: Any) -> float | None:
     """A score as a float, or None when the answer is unscored (null, NaN).
 
-    Booleans are 1/0; numbers and numeric strings are taken as they are. Raises
-    ValueError for anything else, including an infinity.
+    Booleans are 1/0; numbers and numeric strings (in ASCII digits) are taken as they
+    are. Raises ValueError for anything else, including an infinity.
 
     Examples
     --------
@@ -74,6 +74,8 @@ def number(value: Any) -> float | None:
         return None
     if isinstance(value, bool):
         return float(value)
+    if isinstance(value, str) and not value.strip().isascii():
+        raise ValueError(value)  # float() reads Arabic-Indic and fullwidth digits too
     if isinstance(value, (int, float, str)) and not isinstance(value, bool):
         try:
             result = float(value)
