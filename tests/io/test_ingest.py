@@ -491,6 +491,29 @@ def test_error_no_model_columns(tmp_path):
     assert "no model columns" in message and "models=" in message and "'answer'" in message
 
 
+def test_error_too_many_model_columns_before_any_cell_is_parsed(tmp_path, monkeypatch):
+    from evalbars.io import cells, layouts, validate
+
+    monkeypatch.setattr(validate, "MAX_MODEL_COLUMNS", 3)
+    header = "qid,cluster,question_id," + ",".join(f"m{i}" for i in range(4))
+    path = write(tmp_path, "w.csv", header + "\nq1,c,x,1,0,1,0\nq2,c,y,0,1,1,0\n")
+
+    def no_parsing(*args, **kwargs):
+        raise AssertionError("a cell was parsed")
+
+    monkeypatch.setattr(layouts, "_parse_scores", no_parsing)
+    monkeypatch.setattr(cells, "_parse_scores", no_parsing)
+    message = error(path, item="qid", cluster="cluster")
+    assert "w.csv' has 4 columns that could hold models, more than 3" in message
+    assert "MAX_MODEL_COLUMNS" in message and "--models" in message
+    assert "long layout" in message
+    monkeypatch.undo()
+    monkeypatch.setattr(validate, "MAX_MODEL_COLUMNS", 3)
+    assert load(path, item="qid", models=["m0", "m3"]).models == ("m0", "m3")  # named
+    monkeypatch.setattr(validate, "MAX_MODEL_COLUMNS", 4)
+    assert len(load(path, item="qid", cluster="cluster").models) == 4  # at the limit
+
+
 def test_error_mostly_numeric_column_with_typo(tmp_path):
     message = error(write(tmp_path, "w.csv", "qid,a,b\nq1,1,0\nq2,1,1\nq3,0,l\n"))
     assert "column 'b'" in message and "'l' at line 4" in message and "models=" in message

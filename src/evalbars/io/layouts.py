@@ -24,7 +24,7 @@ from .cells import (
 )
 from .columns import ID_NAMES, _auto_item, _auto_score, _distinct, _resolve
 from .table import MAX_LISTED, Table, name_list, short
-from .validate import CHOOSE_MODELS, _item_clusters
+from .validate import CHOOSE_MODELS, _check_model_count, _item_clusters
 
 _SAMPLE_HINT = ("pass sample= (--sample COL) if these are several sampled answers per "
                 "question, or run= (evalbars seeds --run COL) if they come from several "
@@ -41,6 +41,7 @@ def _wide(table: Table, item: str | None, models: list[str] | None,
     item_col = _resolve(table, item, "item") if item is not None else _auto_item(table, extra)
     roles = {"item": item_col, "cluster": cluster_col, "sample": sample_col, "run": run_col}
     _distinct(table, roles)
+    _check_model_count(table, models, roles)
     if models is not None:
         for name in models:
             if name not in table.names:

@@ -4,7 +4,9 @@
 :func:`_check_duplicate_answers` rejects an (item, model, sample) answer given twice;
 :func:`_check_missing` rejects empty scores and items some model lacks (unless
 ``intersect``); :func:`_check_score_type` applies ``score_type`` to each model's answers,
-catching a 0/1 column with a stray value.
+catching a 0/1 column with a stray value. :func:`_check_model_count` refuses a wide
+table with more than :data:`MAX_MODEL_COLUMNS` candidate model columns before any cell is
+parsed.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import numpy as np
 from ..core.errors import EvalbarsError
 from .answers import _Parts, _runs
 from .cells import _check_labels, _codes, _pick
+from .columns import ID_NAMES
 from .table import MAX_LISTED, Table, name_list, places, short
 
 CHOOSE_MODELS = "--a and --b with compare, --models with ci, models= in Python"
@@ -23,6 +26,30 @@ _INTERSECT_HINT = "pass intersect=True (--intersect) to compare on the items eve
 STRAY_SHARE = 0.99
 """An all-integer column with at least this share of 0/1 values and some other value is
 treated as a 0/1 column with a typo, and rejected unless ``score_type="continuous"``."""
+
+MAX_MODEL_COLUMNS = 10_000
+"""Most columns a wide table may offer as models when they are not named (``models=``):
+each model is parsed, checked and analysed on its own, so a header of 10^6 columns would
+run for the better part of an hour; past this the table is refused before any cell is parsed."""
+
+
+# --------------------------------------------------------------------------- model columns
+
+
+def _check_model_count(table: Table, models: list[str] | None,
+                       roles: dict[str, str | None]) -> None:
+    """Wide layout, models not named: raise when more than :data:`MAX_MODEL_COLUMNS`
+    columns could hold models (all but the item, cluster, sample, run and id-like ones)."""
+    if models is not None or len(table.names) <= MAX_MODEL_COLUMNS:
+        return
+    taken = set(roles.values())
+    count = sum(1 for c in table.names if c not in taken and c.strip().lower() not in ID_NAMES)
+    if count > MAX_MODEL_COLUMNS:
+        raise EvalbarsError(
+            f"{table.label} has {count:,} columns that could hold models, more than "
+            f"{MAX_MODEL_COLUMNS:,} (evalbars.io.validate.MAX_MODEL_COLUMNS); refusing to "
+            f"read them all: pick some ({CHOOSE_MODELS}), or write the scores in the long "
+            f"layout (columns id, model, score: one row per item and model)")
 
 
 # --------------------------------------------------------------------------- clusters, samples

@@ -226,6 +226,40 @@ def test_error_archive_larger_than_the_cap(tmp_path, monkeypatch):
     assert "more than 150,000 bytes in all" in message
 
 
+def test_error_entry_with_too_many_json_values_is_not_parsed(tmp_path, monkeypatch):
+    from evalbars.io.logs import inspectai
+
+    monkeypatch.setattr(_zip, "MAX_ENTRY_VALUES", 1_000)
+    body = json.dumps(sample(1))[:-1].encode() + b', "pad": [' + b"[]," * 600 + b"0]}"
+    path = eval_log(tmp_path / "many.eval", {"header.json": header(), "samples/1.json": body})
+    parsed = []
+    monkeypatch.setattr(inspectai.json, "loads", lambda raw: parsed.append(raw) or
+                        json.JSONDecoder().decode(raw.decode()))
+    message = error(path)
+    assert "entry 'samples/1.json' of" in message and "many.eval" in message
+    assert "more than 1,000 JSON values" in message and "MAX_ENTRY_VALUES" in message
+    assert len(parsed) == 1  # the header only: the sample was refused before parsing
+    zeros = json.dumps(sample(1))[:-1].encode() + b', "pad": [' + b"0," * 1_500 + b"0]}"
+    eval_log(path, {"header.json": header(), "samples/1.json": zeros})
+    assert "more than 1,000 JSON values" in error(path)
+    under = json.dumps(sample(1))[:-1].encode() + b', "pad": [' + b"0," * 900 + b"0]}"
+    eval_log(path, {"header.json": header(), "samples/1.json": under})
+    assert load(path).scores[:, 0].tolist() == [1]
+
+
+def test_error_header_larger_than_the_metadata_cap(tmp_path, monkeypatch):
+    monkeypatch.setattr(_zip, "MAX_METADATA_BYTES", 10_000)
+    big = json.dumps(header()).encode()[:-1] + b', "pad": "' + b"x" * 20_000 + b'"}'
+    path = eval_log(tmp_path / "h.eval", {"header.json": big, "samples/1.json":
+                                          json.dumps(sample(1)).encode() + b" " * 20_000})
+    message = error(path)
+    assert "entry 'header.json'" in message and "more than 10,000 bytes" in message
+    assert "MAX_METADATA_BYTES" in message
+    eval_log(path, {"header.json": header(), "samples/1.json":
+                    json.dumps(sample(1)).encode() + b" " * 20_000})
+    assert load(path).scores[:, 0].tolist() == [1]  # samples keep the larger cap
+
+
 def test_error_damaged_entry(tmp_path):
     path = eval_log(tmp_path / "bad.eval", {"header.json": header()})
     repack(path, zipfile.ZIP_DEFLATED, lambda raw: b"not deflate data")

@@ -3,7 +3,13 @@
 Every entry is decompressed in chunks and counted as it comes: an entry larger than
 :data:`MAX_ENTRY_BYTES`, or an archive whose entries add up to more than
 :data:`MAX_TOTAL_BYTES`, stops the read with an error, whatever the sizes the archive
-claims (a zip bomb claims small ones). Stored and Deflate entries are read by
+claims (a zip bomb claims small ones). An entry read as metadata (the header, not a sample)
+stops at the far lower :data:`MAX_METADATA_BYTES`. Entries are JSON, and what parsing builds
+is bounded too: a few bytes of ``[],`` or ``0,`` become a Python object each, so 150 MB
+of them took gigabytes in :func:`json.loads`. The ``[``, ``{`` and ``,`` characters of
+each entry are counted as it is decompressed, and past :data:`MAX_ENTRY_VALUES` (5
+million, which bounds the arrays, objects and values a parse builds) the read stops before
+anything is parsed. Stored and Deflate entries are read by
 :mod:`zipfile`, which inflates at most one chunk per read. bzip2 and LZMA entries are
 decompressed here, one bounded chunk at a time, with their CRC checked: :mod:`zipfile`
 would decompress each block of input in one call, so a few kilobytes of bzip2 could fill
@@ -26,6 +32,14 @@ MAX_ENTRY_BYTES = 1 << 30
 
 MAX_TOTAL_BYTES = 8 << 30
 """Largest decompressed total read from one archive (8 GiB)."""
+
+MAX_METADATA_BYTES = 64 << 20
+"""Largest decompressed metadata entry read (64 MiB): an inspect header is kilobytes."""
+
+MAX_ENTRY_VALUES = 5_000_000
+"""Most JSON values an entry may hold, counted as its ``[``, ``{`` and ``,`` characters
+(those inside strings too, so the count is an upper bound): what :func:`json.loads` builds
+from it stays within a few hundred megabytes."""
 
 ZSTD = 93
 """The zip compression method number of Zstandard."""
@@ -80,12 +94,13 @@ class Archive:
         """The entry names, in archive order."""
         return list(self._infos)
 
-    def read(self, name: str) -> bytes:
-        """The decompressed bytes of entry ``name``, counted against the caps as they come."""
+    def read(self, name: str, metadata: bool = False) -> bytes:
+        """The decompressed bytes of entry ``name``, counted against the caps as they come:
+        :data:`MAX_METADATA_BYTES` with ``metadata``, else :data:`MAX_ENTRY_BYTES`."""
         info = self._infos[name]
         try:
             with self._open(info) as stream:
-                return self._drain(stream, name)
+                return self._drain(stream, name, metadata)
         except EvalbarsError:
             raise
         except Exception as exc:  # corrupt data: a CRC, zlib, LZMA or Zstandard error
@@ -133,19 +148,28 @@ class Archive:
         handle.seek(info.header_offset + 30 + name_length + extra_length)
         return handle.read(info.compress_size)
 
-    def _drain(self, stream, name: str) -> bytes:
-        chunks, size = [], 0
+    def _drain(self, stream, name: str, metadata: bool) -> bytes:
+        cap, cap_name = (MAX_METADATA_BYTES, "MAX_METADATA_BYTES") if metadata else \
+            (MAX_ENTRY_BYTES, "MAX_ENTRY_BYTES")
+        chunks, size, values = [], 0, 0
         while True:
             chunk = stream.read(_CHUNK)
             if not chunk:
                 return b"".join(chunks)
             size += len(chunk)
             self.total += len(chunk)
-            if size > MAX_ENTRY_BYTES:
+            if size > cap:
                 raise EvalbarsError(
                     f"entry {name!r} of {self.path!r} decompresses to more than "
-                    f"{MAX_ENTRY_BYTES:,} bytes (evalbars.io.logs._zip.MAX_ENTRY_BYTES); "
+                    f"{cap:,} bytes (evalbars.io.logs._zip.{cap_name}); "
                     f"refusing to read it (a damaged file or a zip bomb?)")
+            values += chunk.count(b",") + chunk.count(b"[") + chunk.count(b"{")
+            if values > MAX_ENTRY_VALUES:
+                raise EvalbarsError(
+                    f"entry {name!r} of {self.path!r} holds more than {MAX_ENTRY_VALUES:,} "
+                    f"JSON values (counted as its '[', '{{' and ',' characters; "
+                    f"evalbars.io.logs._zip.MAX_ENTRY_VALUES); refusing to parse it, which "
+                    f"would take gigabytes of memory (a damaged file or a hostile one?)")
             if self.total > MAX_TOTAL_BYTES:
                 raise EvalbarsError(
                     f"{self.path!r} decompresses to more than {MAX_TOTAL_BYTES:,} bytes in "

@@ -19,7 +19,8 @@ folder is read as every log in it.
 - **cluster**: ``cluster="metadata.KEY"``, a field of each sample's metadata.
 
 All logs read must be of one task. Zip entries are read with caps on their decompressed
-size (:mod:`evalbars.io.logs._zip`).
+size, far lower for the header, and on the JSON values they hold
+(:mod:`evalbars.io.logs._zip`).
 """
 from __future__ import annotations
 
@@ -158,7 +159,7 @@ def _read_eval(path: str) -> _Log:
         if head not in names:
             raise EvalbarsError(f"{path!r} has neither header.json nor _journal/start.json: "
                                 f"it is not an inspect .eval log")
-        spec = _parse(archive.read(head), head, path)
+        spec = _parse(archive.read(head, metadata=True), head, path)
         if not is_log(spec):
             raise EvalbarsError(f"{head} of {path!r} holds no eval spec with a task and a "
                                 f"model")
