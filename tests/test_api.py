@@ -197,7 +197,6 @@ def test_not_significant_never_claims_equivalence(tmp_path):
 
 @pytest.mark.parametrize("kwargs,message", [
     (dict(a="model_a", b="nope"), "unknown model 'nope'"),
-    (dict(a="model_a"), "give both a= and b="),
     (dict(a="model_a", b="model_a"), "must be different models"),
     (dict(confidence_level=1.5), "confidence_level must be between 0 and 1"),
     (dict(n_resamples=0), "n_resamples must be a positive integer"),
@@ -206,6 +205,23 @@ def test_not_significant_never_claims_equivalence(tmp_path):
 def test_bad_arguments(lesson_path, kwargs, message):
     with pytest.raises(EvalbarsError, match=message):
         evalbars.compare(lesson_path, **kwargs)
+
+
+def test_one_name_on_two_models_takes_the_other(lesson_path):
+    # issue 17 item 25: a= alone (or b= alone) on a two-model file picks the other model
+    a_only = evalbars.compare(lesson_path, a="model_b", n_resamples=100)
+    b_only = evalbars.compare(lesson_path, b="model_a", n_resamples=100)
+    assert (a_only.difference.a, a_only.difference.b) == ("model_b", "model_a")
+    assert (b_only.difference.a, b_only.difference.b) == ("model_b", "model_a")
+
+
+def test_one_name_on_three_models_lists_them(tmp_path):
+    path = tmp_path / "three.csv"
+    path.write_text("id,x,y,z\nq1,1,0,1\nq2,0,1,1\n")
+    with pytest.raises(EvalbarsError, match=r"give both a= and b= .*\('x', 'y', 'z'\)"):
+        evalbars.compare(path, a="x")
+    with pytest.raises(EvalbarsError, match=r"unknown model 'nope'; the data has 'x', 'y', 'z'"):
+        evalbars.compare(path, b="nope")
 
 
 def test_three_models_need_a_choice(tmp_path):

@@ -87,3 +87,33 @@ def test_ci_with_clusters_through_the_cli(capsys):
     assert doc["models"][0]["intervals"][0]["method"] == "cluster-cr1"
     assert doc["models"][0]["clustered"]["effective_n"] == pytest.approx(200 / (
         doc["models"][0]["clustered"]["design_effect"]))
+
+
+def test_cli_b_alone_takes_the_other_model(capsys):
+    # issue 17 item 25: --b alone on a two-model file makes the other model --a
+    status = main(["compare", "examples/lesson_pair.csv", "--b", "model_a", "--format", "json",
+                   "--n-resamples", "100"])
+    doc = json.loads(capsys.readouterr().out)
+    assert status == 0 and (doc["difference"]["a"], doc["difference"]["b"]) == ("model_b",
+                                                                                 "model_a")
+
+
+def test_cli_margin_shows_just_as_good_block_and_clean_json(capsys):
+    # issue 17 item 21: the deciding interval, the p-values and the decision in text and
+    # Markdown; alpha and the interval's level without float noise in JSON
+    args = ["compare", "examples/lesson_pair.csv", "--a", "model_a", "--b", "model_b",
+            "--margin", "0.01", "--n-resamples", "200"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "Just as good? (margin 1.0 points; one-sided tests at alpha 0.05)" in out
+    assert "deciding interval     +1.1 to +4.1 (90% paired-t)" in out
+    assert "equivalence (TOST) p  0.9603" in out
+    assert "model_b is not worse than model_a by more than 1.0 points (non-inferior)" in out
+    assert main(args + ["--format", "markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "| decision | model_b is not worse than model_a by more than 1.0 points" in out
+    assert main(args + ["--format", "json"]) == 0
+    eq = json.loads(capsys.readouterr().out)["equivalence"]
+    assert eq["alpha"] == 0.05 and eq["interval"]["level"] == 0.9
+    assert main(args[:6] + args[8:]) == 0
+    assert "Just as good?" not in capsys.readouterr().out

@@ -305,7 +305,7 @@ def test_k_must_be_positive_integers(k):
 @pytest.mark.parametrize("argv,message", [
     (["--k", "0"], "k (tries) must be whole numbers >= 1"),
     (["--k", "1,20"], "pass@20 needs at least 20 answers"),
-    (["--a", "small"], "give both a= and b="),
+    (["--a", "nope"], "unknown model 'nope'"),
     (["--a", "small", "--b", "small"], "must be different models"),
     (["--models", "small", "--a", "small", "--b", "large"], "not both"),
 ])

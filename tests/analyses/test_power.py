@@ -268,12 +268,12 @@ BASE = dict(gap=0.01, power=0.8, disagreement=0.1)
     (dict(design="unpaired", gap=0.4, power=0.8, baseline=0.7), "would put model B above 100%"),
     (dict(design="unpaired", gap=0.01, power=0.8, baseline=1.0), "baseline must be a fraction"),
     (dict(gap=0.01, power=0.8, variance=-1), "variance must be a positive number; got -1"),
-    ({**BASE, "baseline": 0.7}, "baseline is not used by a paired comparison"),
+    ({**BASE, "baseline": 0.7}, "baseline (--baseline) is not used by a paired comparison"),
     (dict(gap=0.01, power=0.8), "a paired comparison needs disagreement"),
     ({**BASE, "variance": 0.1}, "exactly one; got disagreement=0.1, variance=0.1"),
     (dict(design="unpaired", gap=0.01, power=0.8), "an unpaired comparison needs baseline"),
     (dict(design="clustered", gap=0.01, power=0.8, baseline=0.5, disagreement=0.1,
-          design_effect=2), "disagreement is for paired comparisons"),
+          design_effect=2), "disagreement (--disagreement) is for paired comparisons"),
     ({**BASE, "icc": 0.2}, "icc (--icc) applies only to the clustered design (--design "
                            "clustered); got design='paired'"),
     ({**BASE, "icc": 0.2, "cluster_size": 5}, "icc (--icc) and cluster_size (--cluster-size) "
@@ -394,7 +394,15 @@ def test_cli_markdown_and_grid(capsys):
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["--gap", "0.01", "--disagreement", "0.1"], "power=0.8 is the usual target"),
+    (["--n", "100", "--disagreement", "0.1"], "power=0.8 is the usual target"),
+    (["--gap", "1", "--disagreement", "0.1"],
+     "did you mean 0.01 (1 point)? gaps are fractions"),
+    (["--gap", "5", "--power", "0.8", "--design", "unpaired", "--baseline", "0.5"],
+     "did you mean 0.05 (5 points)?"),
+    (["--gap", "0.01", "--power", "0.8", "--design", "unpaired"],
+     "needs baseline (--baseline), model A's accuracy, or variance (--variance)"),
+    (["--gap", "0.01", "--power", "0.8", "--design", "unpaired", "--disagreement", "0.1"],
+     "disagreement (--disagreement) is for paired comparisons and baseline (--baseline)"),
     (["--gap", "0.2", "--power", "0.8", "--disagreement", "0.1"], "cannot exceed"),
     (["--pilot", "a.csv", "b.csv", "c.csv", "--gap", "0.01", "--power", "0.8"],
      "--pilot takes one or two files; got 3"),
@@ -452,3 +460,16 @@ def test_docs_console_examples_run(capsys, block):
         assert out.splitlines()[:-1] == expected[:-1]
         assert expected[-1].startswith("evalbars ")
         assert out.splitlines()[-1].startswith("evalbars ")
+
+
+def test_cli_readme_command_defaults_power_and_says_so(capsys):
+    # issue 17 item 20: the README's command, with no --power, solves n at power 0.8
+    status, out, _ = run(capsys, "power", "--design", "paired", "--gap", "0.01",
+                         "--disagreement", "0.1")
+    assert status == 0
+    assert out.startswith("To detect a 1-point gain with 80% power (the default; set it with "
+                          "--power) at alpha 0.05")
+    assert "7,842 questions" in out
+    status, out, _ = run(capsys, "power", "--gap", "0.01", "--disagreement", "0.1",
+                         "--power", "0.8")
+    assert status == 0 and "with 80% power at alpha" in out and "the default" not in out

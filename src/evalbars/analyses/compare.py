@@ -82,7 +82,7 @@ def _equivalence(prepared: measures.Prepared, a_name: str, b_name: str, differen
                  margin: float, settings: Settings) -> equivalence.Equivalence:
     """Non-inferiority and TOST: paired t, clustered (CR1 SE, G - 1 df) with clusters, or
     Newcombe's interval where it is the gap's headline (0/1, few discordant questions)."""
-    alpha = 1.0 - settings.confidence_level
+    alpha = float(f"{1.0 - settings.confidence_level:.12g}")  # 0.05, not 0.050000000000000044
     a, b = prepared.column(a_name), prepared.column(b_name)
     if difference.intervals[0].method == "newcombe":
         def newcombe(level: float) -> tuple[float, float]:

@@ -2,8 +2,12 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
 from ._options import add_column_options, add_format, flags, load_options
+
+DEFAULT_POWER = 0.8
+"""--power when --gap is given and n is solved for (and with --grid)."""
 
 
 def _run(args: argparse.Namespace) -> dict:
@@ -28,6 +32,13 @@ def _run(args: argparse.Namespace) -> dict:
                                 "1, 2 and 5 points; leave out --gap")
         chosen = {} if args.power is None else {"power": args.power}
         return power.grid(n=args.n, **chosen, **common).to_dict()
+    if args.power is None and args.n is None and args.gap is not None:
+        # solving for n with the usual target: say so in the statement
+        result = power.solve(n=None, gap=args.gap, power=DEFAULT_POWER, **common)
+        said = f"with {DEFAULT_POWER:.0%} power"
+        statement = result.statement.replace(said, f"{said} (the default; set it with --power)",
+                                             1)
+        return dataclasses.replace(result, statement=statement).to_dict()
     return power.solve(n=args.n, gap=args.gap, power=args.power, **common).to_dict()
 
 
@@ -47,7 +58,8 @@ def register(commands) -> None:
     what.add_argument("--gap", type=float, metavar="G",
                       help="true gain to detect, as a fraction (0.01 = 1 point)")
     what.add_argument("--power", type=float, metavar="P",
-                      help="chance of detecting the gap, e.g. 0.8 (with --grid: default 0.8)")
+                      help="chance of detecting the gap (default 0.8 when solving for n "
+                           "from --gap, and with --grid)")
     what.add_argument("--grid", action="store_true",
                       help="the gap detectable at --n, and n needed for gaps of 0.5, 1, 2 and "
                            "5 points")

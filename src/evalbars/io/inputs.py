@@ -237,6 +237,9 @@ def pair_names(models: Sequence[str] | None, a: str | None, b: str | None,
 def pick_pair(scores: ItemScores, a: str | None, b: str | None) -> tuple[str, str]:
     """The two models ``(a, b)`` to compare: as given, or the data's only two.
 
+    With only one of ``a`` and ``b`` given on two-model data, the other model is the other
+    one; on data with more models both are needed.
+
     >>> pick_pair(read_scores("examples/lesson_pair.csv"), None, None)
     ('model_a', 'model_b')
     """
@@ -247,10 +250,17 @@ def pick_pair(scores: ItemScores, a: str | None, b: str | None) -> tuple[str, st
                 "choose two with a= and b= (--a/--b)")
         return scores.models[0], scores.models[1]
     if a is None or b is None:
-        raise EvalbarsError("give both a= and b= (--a and --b), or neither when the data has "
-                            "exactly two models")
+        given, other = ("a", "b") if b is None else ("b", "a")
+        name = a if b is None else b
+        if name in scores.models and len(scores.models) == 2:
+            rest = scores.models[1 - scores.models.index(name)]
+            return (name, rest) if b is None else (rest, name)
+        if name in scores.models:
+            raise EvalbarsError(f"give both a= and b= (--a and --b): {given}={short(name)} "
+                                f"alone leaves {other} open among the data's "
+                                f"{len(scores.models)} models ({name_list(scores.models)})")
     for name in (a, b):
-        if name not in scores.models:
+        if name is not None and name not in scores.models:
             raise EvalbarsError(f"unknown model {short(name)}; the data has "
                                 f"{name_list(scores.models)}")
     return a, b

@@ -50,8 +50,9 @@ class Equivalence:
 
     @property
     def level(self) -> float:
-        """Level of the deciding two-sided interval, 1 - 2 alpha."""
-        return 1.0 - 2.0 * self.alpha
+        """Level of the deciding two-sided interval, 1 - 2 alpha (to 12 significant digits:
+        0.9, not 0.8999999999999999)."""
+        return float(f"{1.0 - 2.0 * self.alpha:.12g}")
 
     def to_dict(self) -> dict:
         return {

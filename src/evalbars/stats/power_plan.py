@@ -272,7 +272,8 @@ def _plan(design: object, method: object, alpha: object, given: dict) -> _Plan:
     paired = design == "paired" or (design == "clustered" and p is None)
     if paired:
         if p is not None:
-            raise EvalbarsError("baseline is not used by a paired comparison: its variance "
+            raise EvalbarsError("baseline (--baseline) is not used by a paired comparison: its "
+                                "variance "
                                 "depends only on the disagreement rate")
         if (d is None) == (v is None):
             raise EvalbarsError(f"a paired comparison needs disagreement (share of questions the "
@@ -280,11 +281,13 @@ def _plan(design: object, method: object, alpha: object, given: dict) -> _Plan:
                                 f"difference), exactly one; got disagreement={d!r}, "
                                 f"variance={v!r}")
     elif d is not None:
-        raise EvalbarsError("disagreement is for paired comparisons and baseline for unpaired "
-                            "ones (in the clustered design, baseline makes it unpaired); give one")
+        raise EvalbarsError("disagreement (--disagreement) is for paired comparisons and baseline "
+                            "(--baseline) for unpaired ones (in the clustered design, baseline "
+                            "makes it unpaired); give one")
     elif (p is None) == (v is None):
-        raise EvalbarsError(f"an unpaired comparison needs baseline (model A's accuracy) or "
-                            f"variance (of one model's per-question score), exactly one; got "
+        raise EvalbarsError(f"an unpaired comparison needs baseline (--baseline), model A's "
+                            f"accuracy, or variance (--variance), of one model's per-question "
+                            f"score, exactly one; got "
                             f"baseline={p!r}, variance={v!r}")
     if d is not None:
         d = _real(d, "disagreement", "a fraction in (0, 1]", lambda x: 0 < x <= 1)
@@ -373,6 +376,10 @@ def _missing(n: object, gap: object, power: object) -> str:
 
 def _check_gap(plan: _Plan, gap: object) -> float:
     gap = _real(gap, "gap", "a positive fraction (0.01 = 1 point)", lambda x: x > 0)
+    if gap >= 1 and plan.variance is None:
+        raise EvalbarsError(f"gap (--gap) {gap:g} is 100 points or more: did you mean "
+                            f"{gap / 100:g} ({gap:g} point{'' if gap == 1 else 's'})? gaps are "
+                            f"fractions (0.01 = 1 point)")
     problem = plan.gap_problem(gap)
     if problem is not None:
         raise EvalbarsError(problem)

@@ -135,6 +135,32 @@ def pairing_words(ratio: float) -> str:
     return f"pairing made the interval {ratio:.1f}x narrower than the unpaired one"
 
 
+_DECIDED = {"equivalent": "{b} is within \u00b1{m} of {a} (equivalent)",
+            "non-inferior": "{b} is not worse than {a} by more than {m} (non-inferior)",
+            "inferior": "{b} is worse than {a} by more than {m} (inferior)",
+            "inconclusive": "cannot rule out that {b} is worse than {a} by more than {m} "
+                            "(inconclusive)"}
+
+
+def equivalence_block(doc: dict, digits: int) -> tuple[str, list[list[str]]]:
+    """Title and rows of the "Just as good?" block of a ``compare --margin`` document."""
+    eq, score_type = doc["equivalence"], doc["score_type"]
+    unit = " points" if score_type == "binary" else ""
+    margin = fmt.value(eq["margin"], score_type, digits) + unit
+    interval = eq["interval"]
+    title = f"Just as good? (margin {margin}; one-sided tests at alpha {eq['alpha']:g})"
+    decided = _DECIDED[eq["decision"]].format(a=doc["difference"]["a"],
+                                              b=doc["difference"]["b"], m=margin)
+    if eq.get("n_needed") is not None:
+        decided += f"; about {fmt.count(eq['n_needed'])} questions would be needed"
+    rows = [["deciding interval", f"{fmt.ends(interval, score_type, digits, sign=True)} "
+                                  f"({interval['level']:.0%} {interval['method']})"],
+            ["non-inferiority p", fmt.p_cell(eq["non_inferiority_p"])],
+            ["equivalence (TOST) p", fmt.p_cell(eq["tost_p"])],
+            ["decision", decided]]
+    return title, rows
+
+
 def render_text(doc: dict, width: int = 92) -> str:
     """The terminal report for a ``ci`` or ``compare`` document."""
     digits = _digits(doc)
@@ -158,6 +184,10 @@ def render_text(doc: dict, width: int = 92) -> str:
         lines += ["", "Agreement", "  " + agreement_line(doc)]
         lines += ["", "Tests (two-sided)"]
         lines += table(["test", "statistic", "p"], p_value_rows(doc))
+        if doc.get("equivalence"):
+            title, rows = equivalence_block(doc, digits)
+            lines += ["", title]
+            lines += table(None, rows)
     lines += closing_lines(doc, width)
     return "\n".join(lines) + "\n"
 
@@ -176,5 +206,9 @@ def render_markdown(doc: dict) -> str:
         lines += md_table(["method", f"{level} interval"], difference_rows(doc, digits))
         lines += ["", agreement_line(doc), ""]
         lines += md_table(["test (two-sided)", "statistic", "p"], p_value_rows(doc))
+        if doc.get("equivalence"):
+            title, rows = equivalence_block(doc, digits)
+            lines += ["", f"**{title}**", ""]
+            lines += md_table(["", "value"], rows)
     lines += markdown_closing(doc)
     return "\n".join(lines) + "\n"
