@@ -66,6 +66,7 @@ def main(out: Path) -> int:
     shutil.rmtree(scratch, ignore_errors=True)
     scratch.mkdir()
     (scratch / "examples").symlink_to(ROOT / "examples")
+    (scratch / "out").mkdir()  # docs/guide.md writes its files there
     for name, folder in LOGS.items():
         if folder.is_dir():
             (scratch / name).symlink_to(folder)
@@ -76,17 +77,18 @@ def main(out: Path) -> int:
         (out / f"{index:04d}.out").write_text(
             f"$ {command}\nexit {run.returncode}\n--- stdout\n{run.stdout}\n--- stderr\n"
             f"{run.stderr.replace(str(out), 'OUT')}", encoding="utf-8")
-    for document in sorted(scratch.glob("*.json")):
+    for document in sorted([*scratch.glob("*.json"), *scratch.glob("out/*.json")]):
         for suffix in ("html", "md", "tex"):
             report = f"report_{document.stem}.{suffix}"
-            run = subprocess.run([evalbars, "report", "--from-json", document.name, "-o", report],
+            run = subprocess.run([evalbars, "report", "--from-json",
+                                  str(document.relative_to(scratch)), "-o", report],
                                  cwd=scratch, capture_output=True, text=True)
             (out / f"{report}.out").write_text(f"exit {run.returncode}\n{run.stdout}\n"
                                                f"{run.stderr}", encoding="utf-8")
-    for path in sorted(scratch.iterdir()):
+    for path in sorted([*scratch.iterdir(), *(scratch / "out").iterdir()]):
         if path.is_file():
             digest = hashlib.sha256(path.read_bytes()).hexdigest()
-            (out / f"file_{path.name}.sha256").write_text(digest + "\n", encoding="utf-8")
+            (out / f"file_{path.relative_to(scratch).as_posix().replace('/', '_')}.sha256").write_text(digest + "\n", encoding="utf-8")
     print(f"{len(dict.fromkeys(commands))} commands; outputs in {out}")
     return 0
 

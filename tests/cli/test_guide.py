@@ -4,7 +4,9 @@ A command is a line starting with ``$ evalbars`` inside a ```` ```console ```` b
 lines after it, up to the next command, are output the command must print, in that order
 (``...`` stands for lines left out). Commands run in order, in one scratch folder that
 links to ``examples/``, so a file one command writes (``> result.json``) is there for the
-next. A command whose subcommand does not exist yet is skipped, with the reason.
+next. A command whose subcommand does not exist yet is skipped, with the reason. The
+guide's ``$ mkdir -p out`` makes the folder its files go to (so a reader's checkout stays
+clean); here it makes that folder in the scratch folder.
 """
 import shlex
 from pathlib import Path
@@ -37,6 +39,18 @@ COMMANDS = guide_commands()
 SUBCOMMANDS = set(build_parser()._subparsers._group_actions[0].choices)
 
 
+def is_mkdir(command: str) -> bool:
+    return shlex.split(command)[0] == "mkdir"
+
+
+def mkdir(command: str, folder: Path) -> None:
+    """``mkdir -p DIR...`` of the guide, inside ``folder``."""
+    argv = shlex.split(command)
+    assert argv[:2] == ["mkdir", "-p"] and len(argv) > 2, command
+    for name in argv[2:]:
+        (folder / name).mkdir(parents=True, exist_ok=True)
+
+
 def split(command: str) -> tuple[list[str], str | None]:
     """The arguments after ``evalbars``, and the file stdout is redirected to (or None)."""
     argv = shlex.split(command)
@@ -63,7 +77,7 @@ def scratch(tmp_path_factory) -> Path:
 
 
 def test_the_guide_has_commands_for_every_part_of_the_story():
-    used = {split(command)[0][0] for command, _ in COMMANDS}
+    used = {split(command)[0][0] for command, _ in COMMANDS if not is_mkdir(command)}
     assert {"simulate", "ci", "compare", "plot", "playground", "passk", "power", "leaderboard",
             "report", "gate"} <= used
     assert len(COMMANDS) >= 20
@@ -71,6 +85,14 @@ def test_the_guide_has_commands_for_every_part_of_the_story():
 
 @pytest.mark.parametrize("command,expected", COMMANDS, ids=[c[:60] for c, _ in COMMANDS])
 def test_guide_command(command, expected, scratch, monkeypatch, capsys):
+    if is_mkdir(command):
+        mkdir(command, scratch)
+        return
+    for earlier, _ in COMMANDS:  # run alone (-k): the folders come first
+        if earlier == command:
+            break
+        if is_mkdir(earlier):
+            mkdir(earlier, scratch)
     argv, redirect = split(command)
     if argv[0] not in SUBCOMMANDS:
         pytest.skip(f"'evalbars {argv[0]}' does not exist yet (being built); the guide "
@@ -81,7 +103,7 @@ def test_guide_command(command, expected, scratch, monkeypatch, capsys):
     if "--from-json" in argv and not Path(argv[argv.index("--from-json") + 1]).exists():
         wanted = argv[argv.index("--from-json") + 1]
         for earlier, _ in COMMANDS:  # run alone (-k): make the file an earlier command writes
-            if split(earlier)[1] == wanted:
+            if not is_mkdir(earlier) and split(earlier)[1] == wanted:
                 run(*split(earlier), capsys)
     status, out = run(argv, redirect, capsys)
     assert status == 0, f"{command} exited with {status}"

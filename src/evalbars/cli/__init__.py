@@ -94,13 +94,15 @@ def _write_output(args: argparse.Namespace, doc: dict | None) -> None:
     the document or the Markdown report on stdout as well. ``doc`` is None when the
     command has nothing to print.
     """
+    from ..report.escape import visible
     from ._files import write_file
 
     text = None if doc is None else _rendered(doc, args.format)
     write_file(args.output, lambda path: args.write_output(args, doc, path))
     if doc is not None and args.format != "markdown":
         _warn(doc)
-    print(f"evalbars: wrote {args.output}{getattr(args, 'output_note', '')}", file=sys.stderr)
+    shown = visible(str(args.output))
+    print(f"evalbars: wrote {shown}{getattr(args, 'output_note', '')}", file=sys.stderr)
     if text is not None and args.format != "text":
         sys.stdout.write(text)
 

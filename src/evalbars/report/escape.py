@@ -43,20 +43,32 @@ def visible(value: object) -> object:
 
 
 def md_safe(value: object) -> object:
-    r"""Every string of a document with &, <, >, [ and ] neutralised for Markdown, and
-    control characters (a newline would start a new block) shown as escapes.
+    r"""Every string of a document with &, <, >, [, ] and backticks neutralised for
+    Markdown, bare URLs kept from becoming links (``http\://``, ``www\.``: GitHub's
+    autolinks start only at a raw ``://`` or ``www.``), and control characters (a newline
+    would start a new block) shown as escapes.
 
     Examples
     --------
     >>> md_safe({"name": "<b>[x]\n"})
     {'name': '&lt;b&gt;\\[x\\]\\x0a'}
+    >>> print(md_safe("`a` http://x.io www.y.com"))
+    \`a\` http\://x.io www\.y.com
     """
     return _md_escaped(visible(value))
 
 
+_PUNCT_BACKSLASH = re.compile(r"\\(?=[!-/:-@\[-`{-~])")
+"""A backslash before ASCII punctuation, which Markdown would read as an escape."""
+_MD_SPECIAL = re.compile(r"[\[\]`]|:(?=//)|(?<=www)\.", re.IGNORECASE)
+"""What gets a backslash: link brackets, backticks (code spans), and the ``:`` of ``://``
+and the ``.`` of ``www.`` (autolinks)."""
+
+
 def _md_escaped(value: object) -> object:
     if isinstance(value, str):
-        return (html.escape(value, quote=False).replace("[", "\\[").replace("]", "\\]"))
+        text = _PUNCT_BACKSLASH.sub(r"\\\\", html.escape(value, quote=False))
+        return _MD_SPECIAL.sub(r"\\\g<0>", text)
     if isinstance(value, dict):
         return {_md_escaped(key): _md_escaped(item) for key, item in value.items()}
     if isinstance(value, list):

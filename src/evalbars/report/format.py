@@ -61,3 +61,18 @@ def rank_range(row: dict) -> str:
 def count(n: int) -> str:
     """An integer with thousands separators."""
     return f"{n:,}"
+
+
+def level(p: float) -> str:
+    """A confidence (or significance) level as a percentage with the digits it needs to be
+    true: never '100%' for 0.999999.
+
+    >>> level(0.95), level(0.975), level(0.999999), level(0.05), level(0.001)
+    ('95%', '97.5%', '99.9999%', '5%', '0.1%')
+    """
+    shown = 100.0 * p
+    for decimals in range(7):
+        text = f"{shown:.{decimals}f}"
+        if abs(float(text) - shown) < 1e-9:
+            return text + "%"
+    return f"{shown:.10g}%"

@@ -110,7 +110,7 @@ def digits(doc: dict) -> int:
 def level(doc: dict) -> str:
     """The confidence level as '95%' (or '' when the document has none)."""
     value = (doc.get("settings") or {}).get("confidence_level")
-    return f"{value:.0%}" if isinstance(value, (int, float)) else ""
+    return fmt.level(value) if isinstance(value, (int, float)) else ""
 
 
 def gap_label(doc: dict, gap: float) -> str:

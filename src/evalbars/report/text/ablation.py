@@ -72,7 +72,7 @@ def _variant_table(doc: dict, digits: int) -> tuple[list[str], list[list[str]]]:
 
 
 def _titles(doc: dict) -> tuple[str, str, str]:
-    level = f"{doc['settings']['confidence_level']:.0%}"
+    level = f"{fmt.level(doc['settings']['confidence_level'])}"
     units = "points" if doc["score_type"] == "binary" else "score units"
     correction = doc["correction"]
     return (f"Scores ({level} intervals, {'%' if doc['score_type'] == 'binary' else units})",

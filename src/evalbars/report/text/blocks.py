@@ -41,12 +41,17 @@ def md_table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 def wrapped(text: str, width: int, bullet: str = "") -> list[str]:
     """``text`` wrapped to ``width``, indented by two spaces (and hanging after a bullet).
+    Lines break at spaces only, never inside a word: a model name such as
+    ``meta-llama/Llama-3-8B`` stays whole even when it is longer than a line.
 
     >>> wrapped("one two three", 10, "- ")
     ['  - one', '    two', '    three']
+    >>> wrapped("vs meta-llama/Llama-3.1-8B-Instruct", 16)
+    ['  vs', '  meta-llama/Llama-3.1-8B-Instruct']
     """
     return textwrap.wrap(text, width, initial_indent="  " + bullet,
-                         subsequent_indent="  " + " " * len(bullet))
+                         subsequent_indent="  " + " " * len(bullet),
+                         break_on_hyphens=False, break_long_words=False)
 
 
 def footer(doc: dict) -> str:

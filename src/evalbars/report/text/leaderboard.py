@@ -32,7 +32,7 @@ def _how(doc: dict) -> str:
     correction = doc["correction"]
     test = _TEST_WORDS.get(doc["pairs"][0]["test"], doc["pairs"][0]["test"])
     return (f"paired {test} tests, {correction['method'].title()}-adjusted over "
-            f"{_plural(correction['n_tests'], 'pair')}, {correction['alpha']:.0%} level")
+            f"{_plural(correction['n_tests'], 'pair')}, {fmt.level(correction['alpha'])} level")
 
 
 def _plural(n: int, word: str) -> str:
@@ -98,10 +98,10 @@ def leaderboard_statement(doc: dict) -> str:
     sentences = [
         f"On this {fmt.count(doc['n_items'])}-question evaluation set, "
         f"{len(doc['models'])} models answered the same questions. {leader['name']} is first "
-        f"with {fmt.value(leader['mean'], score_type, digits)}{unit} ({level:.0%} CI {ends}, "
+        f"with {fmt.value(leader['mean'], score_type, digits)}{unit} ({fmt.level(level)} CI {ends}, "
         f"{_METHOD_WORDS.get(interval['method'], interval['method'])}); it scores highest in {_share(leader['p_best'])} of "
         f"{fmt.count(doc['settings']['n_resamples'])} bootstrap resamples of the questions, "
-        f"and its {level:.0%} rank interval is {ranks}.",
+        f"and its {fmt.level(level)} rank interval is {ranks}.",
         _ties_sentence(doc)]
     correction = doc["correction"]
     alpha, n_tests = correction["alpha"], correction["n_tests"]
@@ -112,7 +112,7 @@ def leaderboard_statement(doc: dict) -> str:
                 "p-values)")
     if n_tests > 1:
         chance = multiplicity.familywise_error(n_tests, alpha=alpha)
-        sentence += (f"; uncorrected, {fmt.count(n_tests)} tests at the {alpha:.0%} level "
+        sentence += (f"; uncorrected, {fmt.count(n_tests)} tests at the {fmt.level(alpha)} level "
                      f"would raise at least one false alarm with probability "
                      f"{_share(chance)} if no model differed (independent tests)")
     sentences += [sentence + ".", _unmeasured(doc)]
@@ -136,9 +136,9 @@ def bradley_terry_statement(doc: dict) -> str:
         f"From {fmt.count(doc['n_battles'])} battles among {len(models)} models (a tie counts "
         "as half a win for each side), Bradley-Terry ratings on the Elo scale (400 points = "
         f"10:1 odds, mean 0) put {leader['name']} first at {points(leader['rating'])} "
-        f"({level:.0%} CI {points(interval['low'])} to {points(interval['high'])}); it is "
+        f"({fmt.level(level)} CI {points(interval['low'])} to {points(interval['high'])}); it is "
         f"first in {_share(leader['p_best'])} of {fmt.count(doc['settings']['n_resamples'])} "
-        f"bootstrap resamples of the battles and its {level:.0%} rank interval is {ranks}."]
+        f"bootstrap resamples of the battles and its {fmt.level(level)} rank interval is {ranks}."]
     if len(contenders) > 1:
         sentences.append(f"The data cannot tell which model is first: the rank intervals of "
                          f"{', '.join(contenders)} all include 1.")
@@ -200,7 +200,7 @@ def _heading(doc: dict) -> str:
 
 
 def _titles(doc: dict) -> tuple[str, str]:
-    level = f"{doc['settings']['confidence_level']:.0%}"
+    level = f"{fmt.level(doc['settings']['confidence_level'])}"
     units = "%" if doc["score_type"] == "binary" else "score units"
     correction = doc["correction"]
     family = "against the baseline " + doc["baseline"] if doc["baseline"] is not None \
@@ -226,7 +226,7 @@ def _bt_table(doc: dict) -> tuple[list[str], list[list[str]]]:
 
 def _bt_title(doc: dict) -> str:
     return (f"Bradley-Terry ratings (Elo scale: 400 points = 10:1 odds, mean 0; "
-            f"{doc['settings']['confidence_level']:.0%} intervals over resampled battles)")
+            f"{fmt.level(doc['settings']['confidence_level'])} intervals over resampled battles)")
 
 
 def render_text(doc: dict, width: int = 92) -> str:

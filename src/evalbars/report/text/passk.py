@@ -28,7 +28,7 @@ def statement(doc: dict) -> str:
     'On 40 questions with 10 sampled answers each, m has pass@5 50.0% (95% CI 40.0 to 60.0%)'
     """
     settings = doc["settings"]
-    level = f"{settings['confidence_level']:.0%}"
+    level = f"{fmt.level(settings['confidence_level'])}"
     low = min(m["answers"]["min"] for m in doc["models"])
     high = max(m["answers"]["max"] for m in doc["models"])
     each = str(low) if low == high else f"{low} to {high}"
@@ -84,7 +84,7 @@ def _heading(doc: dict) -> str:
     settings = doc["settings"]
     unit = "questions" if settings["resample"] == "questions" else \
         f"{fmt.count(settings['n_clusters'])} clusters"
-    return (f"pass@k ({settings['confidence_level']:.0%} intervals, %; bootstrap over {unit}; "
+    return (f"pass@k ({fmt.level(settings['confidence_level'])} intervals, %; bootstrap over {unit}; "
             f"shortcut = {settings['shortcut']}, biased low)")
 
 

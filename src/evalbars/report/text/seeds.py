@@ -48,7 +48,7 @@ def _unit(doc: dict) -> str:
 
 
 def _level(doc: dict) -> str:
-    return f"{doc['settings']['confidence_level']:.0%}"
+    return f"{fmt.level(doc['settings']['confidence_level'])}"
 
 
 # --------------------------------------------------------------------------- statement

@@ -73,7 +73,7 @@ def select_statement(doc: dict) -> str:
     sentences = [
         f"On {where}, {_many(n_cand, 'candidate')} answered the same questions as the "
         f"baseline {baseline}. The best, {winner}, scores "
-        f"{_versus(doc, best['estimate'], digits, 'it')} ({level:.0%} CI "
+        f"{_versus(doc, best['estimate'], digits, 'it')} ({fmt.level(level)} CI "
         f"{_ends(doc, head, digits)}, {_METHOD_WORDS.get(head['method'], head['method'])}, "
         "not adjusted for the choice).",
         f"{null_of} would beat the baseline by {_gain_in_units(doc, null['mean'], digits)} "
@@ -97,7 +97,7 @@ def select_statement(doc: dict) -> str:
                 f"{correction['method'].title()} correction ({raw} on raw p-values)")
     if n_cand > 1:
         chance = multiplicity.familywise_error(n_cand, alpha=alpha)
-        sentence += (f"; uncorrected, {n_cand} tests at the {alpha:.0%} level would raise at "
+        sentence += (f"; uncorrected, {n_cand} tests at the {fmt.level(alpha)} level would raise at "
                      f"least one false alarm with probability {chance:.0%} if no candidate "
                      "differed (independent tests)")
     sentences.append(sentence + ".")
@@ -111,7 +111,7 @@ def select_statement(doc: dict) -> str:
         sentences.append(
             f"Confirmed once on the {fmt.count(confirm['n_items'])} held-out questions, "
             f"{winner} scores {_versus(doc, confirm['estimate'], digits, baseline)} "
-            f"({level:.0%} CI {_ends(doc, interval, digits)}, "
+            f"({fmt.level(level)} CI {_ends(doc, interval, digits)}, "
             f"{_METHOD_WORDS.get(interval['method'], interval['method'])}; {test} "
             f"{_p(confirm['p_value'])}). This held-out comparison is the result; the "
             "numbers from the selection questions are biased upward by the choice.")
@@ -177,7 +177,7 @@ def _curse_rows(doc: dict, digits: int) -> list[list[str]]:
 
 def _confirm_rows(doc: dict, digits: int) -> tuple[str, list[list[str]]]:
     confirm = doc["confirm"]
-    level = f"{doc['settings']['confidence_level']:.0%}"
+    level = f"{fmt.level(doc['settings']['confidence_level'])}"
     title = (f"Held-out confirmation, the result: {confirm['winner']} \u2212 {doc['baseline']}"
              f" on {fmt.count(confirm['n_items'])} questions not used for choosing "
              f"({level} intervals)")
@@ -194,7 +194,7 @@ def _confirm_rows(doc: dict, digits: int) -> tuple[str, list[list[str]]]:
 
 
 def _titles(doc: dict) -> tuple[str, str]:
-    level = f"{doc['settings']['confidence_level']:.0%}"
+    level = f"{fmt.level(doc['settings']['confidence_level'])}"
     units = "points" if doc["score_type"] == "binary" else "score units"
     correction = doc["correction"]
     where = "the selection questions" if doc["split"] is not None else "all questions"

@@ -311,11 +311,16 @@ def _coverage_footer(doc: dict) -> str:
             f"{doc['seed']} \u00b7 evalbars {doc['provenance']['version']}")
 
 
+_WHOLE_WORDS = dict(break_on_hyphens=False, break_long_words=False)
+"""Wrap at spaces only: never inside a (hyphenated) name."""
+
+
 def _coverage_text(doc: dict) -> str:
     lines = [f"evalbars simulate coverage: {TITLES['coverage']}", _coverage_intro(doc), ""]
     for title, header, rows in _coverage_parts(doc, markdown=False):
-        lines += textwrap.wrap(title, 92) + table(header, rows) + [""]
-    lines += textwrap.wrap(_coverage_legend(False), 92) + ["", _coverage_footer(doc)]
+        lines += textwrap.wrap(title, 92, **_WHOLE_WORDS) + table(header, rows) + [""]
+    lines += textwrap.wrap(_coverage_legend(False), 92, **_WHOLE_WORDS)
+    lines += ["", _coverage_footer(doc)]
     return "\n".join(lines) + "\n"
 
 
