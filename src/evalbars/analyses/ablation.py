@@ -112,11 +112,6 @@ class AblationResult(_Report):
         out["shares_total"] = float(sum(v.share.estimate for v in self.variants))
         return self._finish(out)
 
-    def __str__(self) -> str:
-        from ..report.text.ablation import render_text
-
-        return render_text(self.to_dict())
-
 
 def _check_names(full, baseline, variants) -> None:
     for role, param, name in (("full system", "full", full), ("baseline", "baseline", baseline)):

@@ -113,11 +113,6 @@ class BradleyTerryResult(NotebookMixin):
             "statement": self.statement, "warnings": list(self.warnings),
             "provenance": self.provenance})
 
-    def __str__(self) -> str:
-        from ..report.text.leaderboard import render_text
-
-        return render_text(self.to_dict())
-
 
 # --- reading battles ------------------------------------------------------------------
 

@@ -141,11 +141,6 @@ class LeaderboardResult(_Report):
         out["groups"] = [list(group) for group in self.groups]
         return self._finish(out)
 
-    def __str__(self) -> str:
-        from ..report.text.leaderboard import render_text
-
-        return render_text(self.to_dict())
-
 
 def groups(order: Sequence[str], separated: set[frozenset[str]]) -> tuple[tuple[str, ...], ...]:
     """The maximal runs of consecutive places in which no two models are separated.

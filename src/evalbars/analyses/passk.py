@@ -129,11 +129,6 @@ class PassKResult(NotebookMixin):
                    provenance=self.provenance)
         return json_safe(out)
 
-    def __str__(self) -> str:
-        from ..report.text.passk import render_text
-
-        return render_text(self.to_dict())
-
 
 def _check_k(k) -> tuple[int, ...]:
     values = np.atleast_1d(whole_numbers(k, "k (tries)", 1))

@@ -34,7 +34,6 @@ from ..core.document import SCHEMA_VERSION, json_safe
 from ..core.errors import EvalbarsError
 from ..core.version import __version__
 from ..report.notebook import NotebookMixin
-from ..report.text.power import render_text
 from ..stats.mcnemar_power import MCNEMAR_TAIL, _mcnemar, mcnemar_power
 from ..stats.power_checks import _count, _pct, _points, _real
 from ..stats.power_plan import (
@@ -108,9 +107,6 @@ class PowerResult(NotebookMixin):
         inputs = self.pilot["source"].get("inputs", []) if self.pilot else []
         out["provenance"] = {"version": __version__, "inputs": inputs}
         return json_safe(out)
-
-    def __str__(self) -> str:
-        return render_text(self.to_dict())
 
 
 def _statement(plan: _Plan, solved_for: str, n: int, gap: float, power: float,

@@ -187,11 +187,6 @@ class CIResult(_Report):
     def to_dict(self) -> dict:
         return self._finish(self._common("ci"))
 
-    def __str__(self) -> str:
-        from ..report.text.scores import render_text
-
-        return render_text(self.to_dict())
-
 
 @dataclass(frozen=True, slots=True, repr=False)
 class CompareResult(_Report):
@@ -218,7 +213,3 @@ class CompareResult(_Report):
             out["equivalence"] = self.equivalence.to_dict()
         return self._finish(out)
 
-    def __str__(self) -> str:
-        from ..report.text.scores import render_text
-
-        return render_text(self.to_dict())

@@ -152,10 +152,5 @@ class SeedsResult(NotebookMixin):
                    provenance=self.provenance)
         return json_safe(out)
 
-    def __str__(self) -> str:
-        from ..report.text.seeds import render_text
-
-        return render_text(self.to_dict())
-
 
 __all__ = ["METHODS", "RecipeDifference", "RecipeSeeds", "RunScore", "SeedSplit", "SeedsResult"]

@@ -138,11 +138,6 @@ class SelectResult(_Report):
         out["confirm"] = None if self.confirm is None else self.confirm.to_dict()
         return self._finish(out)
 
-    def __str__(self) -> str:
-        from ..report.text.select import render_text
-
-        return render_text(self.to_dict())
-
 
 # --- reading and splitting -----------------------------------------------------------
 

@@ -88,11 +88,6 @@ class Simulation(TextMixin):
         out["provenance"] = {"version": __version__, "seed": self.seed}
         return json_safe(out)
 
-    def __str__(self) -> str:
-        from ..report.text.simulate import render_text
-
-        return render_text(self.to_dict())
-
 
 @dataclass(frozen=True, slots=True, repr=False)
 class FakePair(Simulation):

@@ -273,8 +273,7 @@ def _plan(design: object, method: object, alpha: object, given: dict) -> _Plan:
     if paired:
         if p is not None:
             raise EvalbarsError("baseline (--baseline) is not used by a paired comparison: its "
-                                "variance "
-                                "depends only on the disagreement rate")
+                                "variance depends only on the disagreement rate")
         if (d is None) == (v is None):
             raise EvalbarsError(f"a paired comparison needs disagreement (share of questions the "
                                 f"models differ on, 0/1 scores) or variance (of the per-question "
