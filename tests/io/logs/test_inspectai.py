@@ -363,3 +363,126 @@ def test_error_score_in_digits_that_are_not_ascii(tmp_path):
 def test_error_options_of_other_formats():
     assert "qrels= (--qrels) does not apply to inspect logs" in error(
         OWN / "epochs_a.json", input_format="inspect", qrels="q.txt")
+
+
+# --------------------------------------------------------------------------- #16 item 11
+
+
+def test_every_sample_errored_names_the_error():
+    # errored.json: inspect's EvalSample with "scores": null and "error": an EvalError
+    # (message, traceback, traceback_ansi), as a run whose every request was refused writes.
+    message = error(OWN / "errored.json")
+    assert message.startswith(f"every sample of '{OWN / 'errored.json'}' ended in an error "
+                              f"(3 samples; the first, at samples[0]: \"RateLimitError(")
+    assert "429 - rate limit reached" in message and "--no-score" not in message
+    assert "ended in an error" in error(OWN / "errored.json", scorer="match")
+    log = json.loads((OWN / "errored.json").read_text())
+    log["samples"][0]["error"] = {"message": "boom\nsecond line", "traceback": "t"}
+    assert "the first, at samples[0]: 'boom')" in _read(log)
+
+
+def _read(log: dict) -> str:
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "log.json"
+        path.write_text(json.dumps(log))
+        return error(path)
+
+
+def test_some_samples_errored_are_unscored_not_fatal(tmp_path):
+    path = eval_log(tmp_path / "x.eval", {
+        "header.json": header(), "samples/1.json": sample(1),
+        "samples/2.json": {"id": 2, "epoch": 1, "scores": None,
+                           "error": {"message": "timeout", "traceback": ""}}})
+    data = load(path, intersect=True)
+    assert data.items == ("1",) and "1 unscored answer left out" in data.describe()
+
+
+def test_header_only_log_in_a_folder_is_skipped(tmp_path):
+    # started.eval: a run cut short before any sample was written (_journal/start.json
+    # only). In a folder it is skipped and said; given by itself it is an error.
+    for name in ("epochs_b.eval", "started.eval"):
+        (tmp_path / name).write_bytes((OWN / name).read_bytes())
+    (tmp_path / "header.json").write_text(json.dumps(header(task="arith")))
+    data = load(tmp_path)
+    assert data.models == ("openai/model-b",)
+    assert "2 inspect logs holding no samples (a header only) skipped: 'header.json', " \
+           "'started.eval'" in data.describe()
+    assert "holds no samples" in error(OWN / "started.eval")
+    (tmp_path / "epochs_b.eval").unlink()
+    assert "no inspect log under" in error(tmp_path) and "each is a header only" in \
+        error(tmp_path)
+
+
+def test_samples_keep_only_what_is_read(tmp_path):
+    # #17 item 16: of each sample only the id, epoch, score values, error message and the
+    # cluster's metadata key stay in memory, not transcripts, explanations or metadata.
+    from evalbars.io.logs import inspectai
+    log = inspectai._read_log(str(OWN / "epochs_a.json"), None, "topic")
+    first = log.samples[0]
+    assert (first.id, first.epoch, first.scores, first.group, first.error) == \
+        (1, 1, {"match": "C"}, "add", None)
+    assert set(vars(first)) == {"key", "id", "epoch", "scores", "group", "error"}
+    assert inspectai._read_log(str(OWN / "epochs_a.json"), None, None).samples[0].group is None
+    assert "samples" not in log.spec
+
+
+def test_json_log_read_a_sample_at_a_time_gives_the_same_reading(monkeypatch):
+    # Past MAX_ENTRY_VALUES the .json log is parsed one sample at a time: the same scores.
+    whole = load(OWN / "epochs_a.json", OWN / "epochs_b.eval", cluster="metadata.topic")
+    from evalbars.io.logs import _json_stream
+    monkeypatch.setattr(_zip, "MAX_ENTRY_VALUES", 60)
+    assert _json_stream.values((OWN / "epochs_a.json").read_bytes()) > 60
+    parts = load(OWN / "epochs_a.json", OWN / "epochs_b.eval", cluster="metadata.topic")
+    assert parts.items == whole.items and parts.clusters == whole.clusters
+    assert parts.scores.tolist() == whole.scores.tolist()
+    assert parts.describe() == whole.describe()
+
+
+@real
+def test_real_json_logs_a_sample_at_a_time(monkeypatch):
+    whole = load(REAL / "log_formats.json", REAL / "log_read_sample.json")
+    monkeypatch.setattr(_zip, "MAX_ENTRY_VALUES", 2000)
+    monkeypatch.setattr(_zip, "MAX_METADATA_BYTES", 8000)
+    parts = load(REAL / "log_formats.json", REAL / "log_read_sample.json")
+    assert parts.scores.tolist() == whole.scores.tolist() == [[0, 1]]
+
+
+def test_error_json_sample_with_too_many_values_is_not_parsed(tmp_path, monkeypatch):
+    # The caps of a .eval entry hold for each sample of a .json log: a sample of more
+    # values than MAX_ENTRY_VALUES is refused before it is parsed, naming it.
+    monkeypatch.setattr(_zip, "MAX_ENTRY_VALUES", 1000)
+    path = tmp_path / "big.json"
+    hostile = sample(2, messages=[[] for _ in range(1500)])
+    path.write_text(json.dumps({**header(), "samples": [sample(1), hostile]}))
+    message = error(path)
+    assert f"samples[1] of '{path}' holds more than 1,000 JSON values" in message
+    assert "MAX_ENTRY_VALUES" in message
+    path.write_text(json.dumps({**header(), "plan": [[] for _ in range(1500)],
+                                "samples": [sample(1)]}))
+    assert f"member 'plan' of '{path}' holds more than 1,000 JSON values" in error(path)
+
+
+def test_error_json_log_broken_past_the_cap(tmp_path, monkeypatch):
+    monkeypatch.setattr(_zip, "MAX_ENTRY_VALUES", 10)
+    path = tmp_path / "cut.json"
+    text = json.dumps({**header(), "samples": [sample(k) for k in range(8)]})
+    path.write_text(text[:-30])
+    assert "is not valid JSON" in error(path, input_format="inspect")
+    path.write_text(text.replace('"epoch": 1, "scores"', '"epoch": 1 "scores"', 1))
+    assert "is not valid JSON: Expecting ',' delimiter at line 1" in error(
+        path, input_format="inspect")
+
+
+def test_detection_of_a_large_json_log_parses_an_outline_only(tmp_path, monkeypatch):
+    from evalbars.io.logs import _json, detect
+    monkeypatch.setattr(_zip, "MAX_ENTRY_VALUES", 20)
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps({**header(), "samples": [sample(k) for k in range(30)]}))
+    assert detect(str(path)) == "inspect"
+    outline = _json.peek(str(path), keep=False, partial=True)
+    assert _json.is_partial(outline) and len(outline["samples"]) == 1
+    assert load(path).items == tuple(sorted(str(k) for k in range(30)))
+    hostile = tmp_path / "hostile.json"
+    hostile.write_text("[" + "[]," * 1000 + "[]]")
+    assert _json.peek(str(hostile), keep=False, partial=True) == [[]]

@@ -86,3 +86,75 @@ def test_error_bad_lines(tmp_path, line, message):
 def test_error_options_of_other_formats():
     assert "openai-evals logs carry no cluster label" in error(OWN / "run_a.jsonl",
                                                               cluster="x")
+
+
+def test_model_graded_log_file():
+    # modelgraded.log follows evals/elsuite/modelgraded/classify.py: one metrics event per
+    # sample, data {choice, score}, the score from the spec's choice_scores (Yes 1, No 0;
+    # an invalid choice gets the lowest score, classify_utils.get_choice_score); dev.4 was
+    # sampled but never graded. Its final report's score is the mean, 0.5.
+    path = OWN / "modelgraded.log"
+    data = load(path)
+    assert data.models == ("gpt-3.5-turbo",)
+    assert data.items == tuple(f"joke-fruits.dev.{k}" for k in range(4))
+    assert data.scores[:, 0].tolist() == [1, 0, 1, 0]
+    final = json.loads(path.read_text().splitlines()[-1])["final_report"]
+    assert data.scores[:, 0].mean() == final["score"]
+    text = data.describe()
+    assert "score 'score' of each metrics event (model-graded)" in text
+    assert "1 unscored answer left out" in text and "joke-fruits.dev.4" in text
+    assert data.source["log"]["settings"]["event"] == "metrics"
+
+
+def test_model_graded_other_key_and_errors(tmp_path):
+    path = OWN / "modelgraded.log"
+    assert "'choice' of the metrics event at line 4 of" in error(path, metric="choice")
+    graded = record_file(tmp_path, [SPEC, {"run_id": "r1", "event_id": 0, "sample_id": "s.0",
+                                           "type": "metrics", "data": {"score": 1}}], "g.log")
+    matched = record_file(tmp_path, [SPEC, match("s.0")], "m.jsonl")
+    assert "scored by different events ('metrics' in" in error(graded, matched)
+    null = record_file(tmp_path, [SPEC, {"run_id": "r1", "event_id": 0, "sample_id": "s.0",
+                                         "type": "metrics", "data": {"choice": "E",
+                                                                     "score": None}}])
+    assert "every metrics event of" in error(null) and "no choice_scores" in error(null)
+
+
+def test_match_events_win_over_metrics_events(tmp_path):
+    both = record_file(tmp_path, [SPEC, match("s.0", True),
+                                  {"run_id": "r1", "event_id": 1, "sample_id": "s.0",
+                                   "type": "metrics", "data": {"score": 0.0}}])
+    assert load(both).scores.tolist() == [[1.0]]
+
+
+WILD = Path(__file__).parents[4] / "shared" / "fixtures" / "logs" / "wild" / "openai-evals"
+wild = pytest.mark.skipif(not WILD.is_dir(), reason="shared/fixtures/logs is not beside the repo")
+SRL = WILD / "gpt-4-cot_semantic_role_recognition.jsonl"
+
+
+@wild
+def test_wild_model_graded_record(tmp_path):
+    # A fork's model-graded run (wild/README.md): only metrics events, the score in
+    # data.score. Its one metrics event (semantic_role_recognition.test.25, line 34) has
+    # choice 'E' and score null: the 'fact' spec gives its choices no scores.
+    assert "every metrics event of" in error(SRL)
+    lines = SRL.read_text().splitlines()
+    event = json.loads(lines[33])
+    assert event["type"] == "metrics" and event["data"] == {"choice": "E", "score": None}
+    event["data"]["score"] = 1.0  # as if the spec scored choice E as 1
+    scored = tmp_path / "scored.log"
+    scored.write_text("\n".join(lines[:33] + [json.dumps(event)]) + "\n")
+    data = load(scored)
+    assert data.models == ("zhishu/gpt-4-cot",)
+    assert data.items == ("semantic_role_recognition.test.25",) and data.scores.tolist() == [[1]]
+    # the other 8 samples were sampled but never graded (the record stops there)
+    assert "8 unscored answers left out" in data.describe()
+
+
+def test_a_log_file_that_is_not_a_record_file_is_not_taken_for_one(tmp_path):
+    from evalbars.io.logs import detect
+    text = tmp_path / "run.log"
+    text.write_text("INFO starting the eval\n")
+    assert detect(str(text)) is None
+    records = tmp_path / "records.log"
+    records.write_text((OWN / "run_a.jsonl").read_text())
+    assert detect(str(records)) == "openai-evals"

@@ -110,3 +110,33 @@ def test_error_cluster(tmp_path):
 def test_error_options_of_other_formats(tmp_path):
     assert "scorer= (--scorer) does not apply to promptfoo logs" in error(
         output(tmp_path, [entry(0)]), scorer="x")
+
+
+def test_error_files_of_different_test_suites():
+    # other_suite.json asks other questions at the same test indices: test 0 is "Capital of
+    # Italy" there but "2+2" in results_b.json; paired by index, they would compare
+    # different questions.
+    message = error(OWN / "results_b.json", OWN / "other_suite.json")
+    assert message.startswith("test 0 is not the same test in ")
+    assert "results_b.json' and '" in message and "other_suite.json': its vars are {" in message
+    assert "'2+2'" in message and "'Capital of Italy'" in message
+    assert "compare runs of one test suite" in message
+
+
+def test_same_suite_other_order_refused_and_same_suite_paired(tmp_path):
+    # The same two tests in the other order: test 0 differs, so refused.
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    tests = [entry(0), entry(1)]
+    a.write_text(json.dumps({"results": {"results": tests}}))
+    swapped = [dict(entry(0), testCase={"vars": {"q": "1"}}),
+               dict(entry(1), testCase={"vars": {"q": "0"}})]
+    b.write_text(json.dumps({"results": {"results": swapped}}))
+    assert "test 0 is not the same test in" in error(a, b)
+    b.write_text(json.dumps({"results": {"results": [
+        dict(e, testCase={**e["testCase"], "assert": [{"type": "equals", "value": "x"}]})
+        for e in tests]}}))
+    assert "its assert are None in one and [{'type': 'equals', 'value': 'x'}] in the other" \
+        in error(a, b)
+    b.write_text(json.dumps({"results": {"results": [dict(e, success=False) for e in tests]}}))
+    data = load(a, b)
+    assert data.models == ("echo@a", "echo@b") and data.scores.tolist() == [[1, 0], [1, 0]]

@@ -134,3 +134,70 @@ def test_error_unreadable_qrels(tmp_path):
 def test_error_options_of_other_formats():
     assert "scorer= (--scorer) does not apply to trec logs" in error(BM25, qrels=QRELS,
                                                                      scorer="x")
+
+
+WILD = Path(__file__).parents[4] / "shared" / "fixtures" / "logs" / "wild" / "trec"
+wild = pytest.mark.skipif(not WILD.is_dir(), reason="shared/fixtures/logs is not beside the repo")
+
+TREC_EVAL = {"nDCG@10": "ndcg_cut_10", "AP": "map", "RR": "recip_rank", "P@5": "P_5"}
+"""ir_measures names -> trec_eval's, as trec_eval prints them in out.test.aq."""
+
+
+def trec_eval_figures(path: Path) -> dict:
+    """measure -> {query or 'all': value} from a trec_eval -q output file."""
+    figures: dict = {}
+    for line in path.read_text().splitlines():
+        measure, query, value = line.split()
+        if measure in TREC_EVAL.values():
+            figures.setdefault(measure, {})[query] = float(value)
+    return figures
+
+
+@wild
+@pytest.mark.parametrize("qrels", ["qrels.test", "qrels.test.with-comments"])
+@pytest.mark.parametrize("metric", list(TREC_EVAL))
+def test_wild_trec_eval_figures(qrels, metric):
+    # usnistgov/trec_eval's own test: out.test.aq is `trec_eval -q qrels.test results.test`
+    # (nDCG@10 0.3016, map 0.1785, recip_rank 0.4064, P_5 0.2667 over 3 queries). The
+    # qrels with '#' comment lines must give exactly the same figures.
+    expected = trec_eval_figures(WILD / "out.test.aq")[TREC_EVAL[metric]]
+    data = load(WILD / "results.test", qrels=WILD / qrels, metric=metric)
+    assert data.models == ("STANDARD",) and data.items == ("301", "302", "303")
+    assert data.scores[:, 0] == pytest.approx([expected[q] for q in data.items], abs=5e-5)
+    assert data.scores[:, 0].mean() == pytest.approx(expected["all"], abs=5e-5)
+
+
+@wild
+def test_wild_trec_eval_means_as_the_readme_gives_them():
+    means = {metric: load(WILD / "results.test", qrels=WILD / "qrels.test.with-comments",
+                          metric=metric).scores.mean() for metric in TREC_EVAL}
+    assert means == pytest.approx({"nDCG@10": 0.3016, "AP": 0.1785, "RR": 0.4064,
+                                   "P@5": 0.2667}, abs=5e-5)
+
+
+@wild
+@pytest.mark.parametrize("metric", list(TREC_EVAL))
+def test_wild_run_with_extra_fields(metric):
+    # results.trunc: lines with words after the run id, which trec_eval ignores, and no
+    # query 302: out.test.aqc is `trec_eval -q -c qrels.test results.trunc` (302 scores 0).
+    expected = trec_eval_figures(WILD / "out.test.aqc")[TREC_EVAL[metric]]
+    data = load(WILD / "results.trunc", qrels=WILD / "qrels.test", metric=metric)
+    assert data.models == ("STANDARD",) and data.items == ("301", "302", "303")
+    assert data.scores[:, 0] == pytest.approx([expected[q] for q in data.items], abs=5e-5)
+    assert data.scores[:, 0].mean() == pytest.approx(expected["all"], abs=5e-5)
+    text = data.describe()
+    assert "have fields after the run tag: ignored, as trec_eval ignores them" in text
+    assert "run 'STANDARD' has no results for 1 judged query ('302'): scored 0" in text
+
+
+def test_comment_lines_of_qrels_and_extra_run_fields(tmp_path):
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("# judged by hand\n" + QRELS.read_text() + "#q4 0 d7 0\n")
+    run = tmp_path / "run.txt"
+    run.write_text("".join(line.rstrip("\n") + " tail words\n"
+                           for line in BM25.read_text().splitlines(keepends=True)))
+    data = load(run, qrels=qrels, metric="RR")
+    assert data.scores[:, 0].tolist() == [0.5, 0.5, 1, 0]  # as in the test of bm25 above
+    assert "(lines 1, 2, 3 and 6 more) have fields after the run tag" in data.describe()
+    qrels.write_text(" # not at the start of the line\n")  # trec_eval: malformed
+    assert "line 1 of" in error(run, qrels=qrels) and "has 8 fields" in error(run, qrels=qrels)

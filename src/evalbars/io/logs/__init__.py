@@ -10,15 +10,21 @@ CSV file. :func:`detect` tells the format from the path and the first bytes of a
 format              what is read
 ==================  =====================================================================
 ``lm-eval``         lm-evaluation-harness ``--log_samples`` output (:mod:`.lmeval`)
+``lmms-eval``       lmms-eval ``--log_samples`` output (:mod:`.lmms_eval`)
 ``inspect``         inspect_ai ``.eval`` and ``.json`` logs (:mod:`.inspectai`)
 ``promptfoo``       promptfoo ``--output results.json`` (:mod:`.promptfoo`)
 ``openai-evals``    OpenAI evals record files, JSON Lines (:mod:`.openai_evals`)
 ``helm``            HELM ``per_instance_stats.json`` (:mod:`.helm`)
 ``trec``            TREC run files with a qrels file (:mod:`.trec`)
+``lighteval``       lighteval ``details_<task>_<date>.parquet`` (:mod:`.lighteval`)
+``evalplus``        EvalPlus ``eval_results.json`` (:mod:`.evalplus`)
+``swebench``        SWE-bench run reports and instance ``report.json`` (:mod:`.swebench`)
+``alpacaeval``      AlpacaEval ``annotations.json`` (:mod:`.alpacaeval`)
 ==================  =====================================================================
 
-May import: :mod:`evalbars.core` and :mod:`evalbars.io.table`; the harness modules import
-the shared ``_answers``, ``_json`` and ``_zip``, never this package's ``__init__``.
+May import: :mod:`evalbars.core` and :mod:`evalbars.io.table` (and :mod:`evalbars.io.files`
+for its Parquet size cap); the harness modules import the shared ``_answers``, ``_json``
+and ``_zip``, never this package's ``__init__``.
 """
 from __future__ import annotations
 
@@ -27,16 +33,34 @@ import os
 from typing import Any, Callable
 
 from ...core.errors import EvalbarsError
-from . import _json, helm, inspectai, lmeval, openai_evals, promptfoo, trec
+from . import (
+    _json,
+    alpacaeval,
+    evalplus,
+    helm,
+    inspectai,
+    lighteval,
+    lmeval,
+    lmms_eval,
+    openai_evals,
+    promptfoo,
+    swebench,
+    trec,
+)
 from ._answers import Answers, Options, json_safe
 
 FORMATS: dict[str, Callable[[list[str], Options], Answers]] = {
     lmeval.FORMAT: lmeval.read,
+    lmms_eval.FORMAT: lmms_eval.read,
     inspectai.FORMAT: inspectai.read,
     promptfoo.FORMAT: promptfoo.read,
     openai_evals.FORMAT: openai_evals.read,
     helm.FORMAT: helm.read,
     trec.FORMAT: trec.read,
+    lighteval.FORMAT: lighteval.read,
+    evalplus.FORMAT: evalplus.read,
+    swebench.FORMAT: swebench.read,
+    alpacaeval.FORMAT: alpacaeval.read,
 }
 """Format name -> reader; also the choices of ``input_format`` besides auto and table."""
 
@@ -76,9 +100,10 @@ def read(fmt: str, paths: list[str], options: Options) -> Answers:
 def detect(path: str) -> str | None:
     """The log format of ``path``, or None when it is a table (or nothing evalbars knows).
 
-    A folder is searched for lm-eval, inspect or HELM logs; a file is recognised by its
-    name (``.eval``, ``results_<date>.json``, ``per_instance_stats.json``) or by the
-    first record it holds.
+    A folder is searched for lm-eval, lmms-eval, inspect, HELM, lighteval, SWE-bench
+    instance or AlpacaEval logs; a file is recognised by its name (``.eval``,
+    ``results_<date>.json``, ``per_instance_stats.json``, ``details_<task>_<date>.parquet``)
+    or by the first record it holds.
 
     Examples
     --------
@@ -100,7 +125,11 @@ def _detect(path: str) -> str | None:
     suffix = os.path.splitext(name)[1]
     if suffix == ".eval":
         return inspectai.FORMAT
-    if lmeval.is_samples_file(os.path.basename(path)):
+    if lighteval.is_details_file(os.path.basename(path)):
+        return lighteval.FORMAT
+    if lmms_eval.is_log(os.path.basename(path)):
+        return lmms_eval.FORMAT
+    if lmeval.is_log(path):
         return lmeval.FORMAT
     if name == helm.FILE_NAME:
         return helm.FORMAT
@@ -110,6 +139,8 @@ def _detect(path: str) -> str | None:
         return _detect_json(path)
     if suffix in (".jsonl", ".ndjson", ".json-lines"):
         return _detect_record(_first_record(path))
+    if suffix == ".log" and openai_evals.is_record(_first_record(path)):
+        return openai_evals.FORMAT  # oaieval --record_path run.log
     if suffix not in _TABLE_SUFFIXES and trec.looks_like_run(_head(path)):
         return trec.FORMAT
     return None
@@ -120,12 +151,22 @@ def _detect_folder(path: str) -> str | None:
     for root, dirs, files in os.walk(path):
         dirs.sort()
         for name in sorted(files):
-            if lmeval.is_samples_file(name):
+            if lmms_eval.is_log(name):
+                found.append(lmms_eval.FORMAT)
+            elif lmeval.is_log(os.path.join(root, name), search=True):
                 found.append(lmeval.FORMAT)
             elif name.endswith(".eval"):
                 found.append(inspectai.FORMAT)
             elif name == helm.FILE_NAME:
                 found.append(helm.FORMAT)
+            elif lighteval.is_details_file(name):
+                found.append(lighteval.FORMAT)
+            elif name == swebench.INSTANCE_FILE and b'"patch_exists"' in _head(
+                    os.path.join(root, name), 4096):
+                found.append(swebench.FORMAT)
+            elif name == alpacaeval.FILE_NAME and b'"generator_1"' in _head(
+                    os.path.join(root, name), 4096):
+                found.append(alpacaeval.FORMAT)
             elif name.endswith(".json") and inspectai.looks_like_log(
                     _head(os.path.join(root, name), 4096)):
                 found.append(inspectai.FORMAT)
@@ -163,9 +204,12 @@ def _detect_record(record: Any) -> str | None:
 
 def _detect_json(path: str) -> str | None:
     """The format of a whole-file JSON document, by its shape."""
-    obj = _json.peek(path)
+    obj = _json.peek(path, partial=True)  # an outline of a document too large to parse
     for fmt, test in ((inspectai.FORMAT, inspectai.is_log), (promptfoo.FORMAT, promptfoo.is_log),
-                      (lmeval.FORMAT, lmeval.is_results), (helm.FORMAT, helm.is_log)):
+                      (lmeval.FORMAT, lmeval.is_results), (helm.FORMAT, helm.is_log),
+                      (evalplus.FORMAT, evalplus.is_log), (swebench.FORMAT, swebench.is_report),
+                      (swebench.FORMAT, swebench.is_instance_report),
+                      (alpacaeval.FORMAT, alpacaeval.is_log)):
         if test(obj):
             return fmt
     if isinstance(obj, list) and obj and lmeval.is_record(obj[0]):

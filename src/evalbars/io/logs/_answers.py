@@ -30,6 +30,7 @@ class Options:
     """The reading options of :func:`evalbars.io.ingest.load` that apply to harness logs."""
 
     metric: str | None = None
+    eval_split: str | None = None
     scorer: str | None = None
     cluster: str | None = None
     qrels: str | None = None
@@ -41,10 +42,11 @@ def reject(fmt: str, options: Options, allowed: Sequence[str], clusters: bool = 
     ``allowed`` names the options of :class:`Options` it reads besides ``cluster``;
     ``clusters`` says whether it reads ``cluster`` (each format parses its own).
     """
-    for name in ("metric", "scorer", "qrels"):
+    for name in ("metric", "eval_split", "scorer", "qrels"):
         if getattr(options, name) is not None and name not in allowed:
             raise EvalbarsError(
-                f"{name}= (--{name}) does not apply to {fmt} logs; it applies to "
+                f"{name}= (--{name.replace('_', '-')}) does not apply to {fmt} logs; it "
+                f"applies to "
                 f"{_APPLIES[name]}")
     if options.cluster is not None and not clusters:
         raise EvalbarsError(
@@ -53,6 +55,7 @@ def reject(fmt: str, options: Options, allowed: Sequence[str], clusters: bool = 
 
 _APPLIES = {
     "metric": "lm-eval, inspect, promptfoo, OpenAI evals, HELM and TREC logs",
+    "eval_split": "HELM runs (train, valid, test)",
     "scorer": "inspect logs with several scorers",
     "qrels": "TREC run files",
 }

@@ -18,9 +18,14 @@ folder is read as every log in it.
   ids (it is never counted as 0);
 - **cluster**: ``cluster="metadata.KEY"``, a field of each sample's metadata.
 
-All logs read must be of one task. Zip entries are read with caps on their decompressed
-size, far lower for the header, and on the JSON values they hold
-(:mod:`evalbars.io.logs._zip`).
+All logs read must be of one task. A log of a folder that holds no samples (a header
+only: the run was cut short, or written with ``--no-log-samples``) is skipped, and the
+report says so; given by itself, it is an error. When every sample of a log ended in an
+error, the error says so and quotes the first one. Zip entries are read with caps on their
+decompressed size, far lower for the header, and on the JSON values they hold
+(:mod:`evalbars.io.logs._zip`); a ``.json`` log is held to the same caps, a sample at a
+time (:func:`evalbars.io.logs._json.records`). Of each sample only what is read is kept:
+its id, epoch, score values, error message and the metadata key of ``cluster``.
 """
 from __future__ import annotations
 
@@ -61,9 +66,9 @@ class _Sample:
     key: str  # where: a zip entry, or samples[k]
     id: Any
     epoch: Any
-    scores: Any
-    metadata: Any
-    error: Any
+    scores: dict | None  # scorer -> its value, no explanation or metadata
+    group: Any  # the value of the cluster's metadata key, or None
+    error: str | None  # the first line of the error message
 
 
 @dataclass
@@ -91,7 +96,18 @@ def read(paths: list[str], options: Options) -> Answers:
         except ValueError:
             raise EvalbarsError(f"cluster={options.cluster!r}: inspect samples are clustered "
                                 f"by a field of their metadata, 'metadata.KEY'") from None
-    logs = [_read_log(path, doc) for given in paths for path, doc in _log_files(given)]
+    found = [(_read_log(path, doc, cluster), alone) for given in paths
+             for path, doc, alone in _log_files(given)]
+    logs = [log for log, alone in found if log.samples or alone]
+    skipped = [log.path for log, alone in found if not (log.samples or alone)]
+    if not logs:
+        raise EvalbarsError(f"no inspect log under {name_list(paths)} holds samples (each "
+                            f"is a header only: {name_list(skipped, 5)})")
+    for log in logs:
+        if not log.samples:
+            raise EvalbarsError(f"the inspect log {log.path!r} holds no samples (a header "
+                                f"only: was the run cut short, or written with "
+                                f"--no-log-samples?)")
     tasks = {log.path: text(log.spec["eval"].get("task")) for log in logs}
     if len(set(tasks.values())) > 1:
         raise EvalbarsError(
@@ -103,6 +119,7 @@ def read(paths: list[str], options: Options) -> Answers:
                       cluster_name=options.cluster, sample_name="epoch")
     for log, name in zip(logs, names):
         if not any(isinstance(s.scores, dict) and scorer in s.scores for s in log.samples):
+            _no_score(log)
             raise EvalbarsError(
                 f"no sample of {log.path!r} has a score from scorer {scorer!r} (was the eval "
                 f"run with --no-score? score it with 'inspect score')")
@@ -110,49 +127,61 @@ def read(paths: list[str], options: Options) -> Answers:
         for sample in log.samples:
             _add(answers, index, log.path, name, sample, scorer, options.metric, cluster)
     _describe(answers, logs, scorer, options)
+    if skipped:
+        answers.notes.append(f"{len(skipped)} inspect log{'s' if len(skipped) > 1 else ''} "
+                             f"holding no samples (a header only) skipped: "
+                             f"{name_list([os.path.basename(p) for p in skipped], 5)}")
     return answers
+
+
+def _no_score(log: _Log) -> None:
+    """Raise, quoting the first error, when every sample of ``log`` ended in an error."""
+    if log.samples and all(sample.error is not None for sample in log.samples):
+        first = log.samples[0]
+        raise EvalbarsError(
+            f"every sample of {log.path!r} ended in an error ({len(log.samples)} samples; "
+            f"the first, at {first.key}: {first.error!r}), so none has a score")
 
 
 # --------------------------------------------------------------------------- files
 
 
-def _log_files(path: str) -> Iterator[tuple[str, Any]]:
-    """(path, parsed document or None) of each log: ``path`` itself, or those under it.
+def _log_files(path: str) -> Iterator[tuple[str, Any, bool]]:
+    """(path, parsed document or None, given by itself) of each log: ``path`` itself, or
+    those under it.
 
-    The ``.json`` files of a folder are parsed once here, to keep the inspect logs.
+    The ``.json`` files of a folder are parsed here to keep the inspect logs (an outline
+    only of one too large to parse whole, see :func:`evalbars.io.logs._json.peek`).
     """
     if not os.path.isdir(path):
-        yield path, None
+        yield path, None, True
         return
     found = False
     for root, dirs, files in os.walk(path):
         dirs.sort()
         for name in sorted(files):
             full = os.path.join(root, name)
-            doc = _json.peek(full, keep=False) if name.endswith(".json") else None
+            doc = _json.peek(full, keep=False, partial=True) if name.endswith(".json") \
+                else None
             if name.endswith(".eval") or is_log(doc):
                 found = True
-                yield full, doc
+                yield full, doc, False
     if not found:
         raise EvalbarsError(f"found no inspect logs (.eval or .json) under {path!r}")
 
 
-def _read_log(path: str, doc: Any) -> _Log:
+def _read_log(path: str, doc: Any, cluster: str | None) -> _Log:
+    """The log's header and its samples, each reduced to what is read."""
     if path.endswith(".eval"):
-        return _read_eval(path)
-    if doc is None:
-        doc = _json.load(path)
-    if not is_log(doc):
+        return _read_eval(path, cluster)
+    spec, samples = _json.records(path, "samples", doc)
+    if not is_log(spec):
         raise EvalbarsError(f"{path!r} is not an inspect log (no 'eval' spec with a task "
                             f"and a model)")
-    samples = doc.get("samples")
-    if not isinstance(samples, list) or not samples:
-        raise EvalbarsError(f"the inspect log {path!r} holds no samples (was it written "
-                            f"with --no-log-samples?)")
-    return _Log(path, doc, [_sample(s, f"samples[{k}]", path) for k, s in enumerate(samples)])
+    return _Log(path, spec, [_sample(s, f"samples[{k}]", path, cluster) for k, s in samples])
 
 
-def _read_eval(path: str) -> _Log:
+def _read_eval(path: str, cluster: str | None) -> _Log:
     with Archive(path) as archive:
         names = archive.names()
         head = "header.json" if "header.json" in names else "_journal/start.json"
@@ -164,10 +193,8 @@ def _read_eval(path: str) -> _Log:
             raise EvalbarsError(f"{head} of {path!r} holds no eval spec with a task and a "
                                 f"model")
         entries = [n for n in names if n.startswith("samples/") and n.endswith(".json")]
-        if not entries:
-            raise EvalbarsError(f"the inspect log {path!r} holds no samples (was it written "
-                                f"with --no-log-samples?)")
-        samples = [_sample(_parse(archive.read(n), n, path), repr(n), path) for n in entries]
+        samples = [_sample(_parse(archive.read(n), n, path), repr(n), path, cluster)
+                   for n in entries]
     return _Log(path, spec, samples)
 
 
@@ -178,11 +205,28 @@ def _parse(raw: bytes, entry: str, path: str) -> Any:
         raise EvalbarsError(f"entry {entry!r} of {path!r} is not valid JSON ({exc})") from None
 
 
-def _sample(obj: Any, key: str, path: str) -> _Sample:
+def _sample(obj: Any, key: str, path: str, cluster: str | None) -> _Sample:
+    """The parts of a parsed sample that are read (the rest, transcripts included, is
+    dropped at once)."""
     if not isinstance(obj, dict) or "id" not in obj:
         raise EvalbarsError(f"{key} of {path!r} is not an inspect sample (no id)")
-    return _Sample(key, obj["id"], obj.get("epoch", 1), obj.get("scores"),
-                   obj.get("metadata"), obj.get("error"))
+    scores = obj.get("scores")
+    if isinstance(scores, dict):
+        scores = {name: entry.get("value") if isinstance(entry, dict) else None
+                  for name, entry in scores.items()}
+    meta = obj.get("metadata")
+    group = meta.get(cluster) if cluster is not None and isinstance(meta, dict) else None
+    return _Sample(key, obj["id"], obj.get("epoch", 1),
+                   scores if isinstance(scores, dict) else None, group, _error(obj.get("error")))
+
+
+def _error(error: Any) -> str | None:
+    """The first line of a sample's error message (an ``EvalError``: message, traceback)."""
+    if error is None:
+        return None
+    message = error.get("message") if isinstance(error, dict) else error
+    lines = text(message).strip().splitlines() if message is not None else []
+    return lines[0][:300] if lines else "an error with no message"
 
 
 def _labels(log: _Log) -> tuple[str, ...]:
@@ -202,10 +246,14 @@ def _scorer(logs: list[_Log], wanted: str | None) -> str:
                 found.update(dict.fromkeys(sample.scores))
     if wanted is not None:
         if wanted not in found:
+            for log in logs if not found else ():
+                _no_score(log)
             raise EvalbarsError(f"no sample has a score from scorer {wanted!r} (scorer=); "
                                 f"scorers: {name_list(found)}")
         return wanted
     if not found:
+        for log in logs:
+            _no_score(log)
         raise EvalbarsError(
             f"no sample of {name_list([log.path for log in logs])} has a score (was the eval "
             f"run with --no-score? score it with 'inspect score')")
@@ -226,18 +274,14 @@ def _add(answers: Answers, index: int, path: str, model: str, sample: _Sample, s
         raise EvalbarsError(f"epoch {short(sample.epoch)} at {sample.key} of {path!r} is not "
                             f"an integer")
     score = None
-    if sample.error is None and isinstance(sample.scores, dict):
-        entry = sample.scores.get(scorer)
-        if entry is not None:
-            score = _value(entry.get("value") if isinstance(entry, dict) else None, metric,
-                           scorer, f"{sample.key} of {path!r}")
+    if sample.error is None and isinstance(sample.scores, dict) and scorer in sample.scores:
+        score = _value(sample.scores[scorer], metric, scorer, f"{sample.key} of {path!r}")
     if score is None:
         answers.skip(model, item)
         return
     group = None
     if cluster is not None:
-        meta = sample.metadata
-        group = label(meta.get(cluster)) if isinstance(meta, dict) else None
+        group = label(sample.group)
         if group is None:
             raise EvalbarsError(f"cluster='metadata.{cluster}': the sample at {sample.key} of "
                                 f"{path!r} has no string or integer metadata {cluster!r}")

@@ -10,8 +10,14 @@ last ``{"final_report": {...}}`` (field names from ``evals/record.py`` and
   file name;
 - **item**: the ``sample_id``;
 - **score**: ``data[<metric>]`` of each ``match`` event, ``metric="correct"`` by default
-  (true 1, false 0). Several match events for one sample are **samples** of it, averaged;
-  a sample that has other events but no match event is unscored, left out and counted.
+  (true 1, false 0). A model-graded eval (``evals.elsuite.modelgraded``) records no match
+  events but one ``metrics`` event per sample, whose ``data`` holds the grader's
+  ``choice`` and ``score``: there ``metric="score"`` is the default. Several scoring
+  events for one sample are **samples** of it, averaged; a sample that has other events
+  but no scoring event, or a null score (a choice the grader's scores do not map), is
+  unscored, left out and counted.
+
+Record files are read whatever their name ends in (``.jsonl``, ``.log``).
 """
 from __future__ import annotations
 
@@ -49,7 +55,7 @@ def read(paths: list[str], options: Options) -> Answers:
     (['0', '0', '0', '1'], [1.0, 0.0, 1.0, 0.0], {'gpt-3.5-turbo': ['arith.dev.3']})
     """
     reject(FORMAT, options, ("metric",))
-    metric = options.metric or "correct"
+    metric = options.metric
     specs = [_spec(path) for path in paths]
     evals = {path: spec.get("eval_name") for path, spec in zip(paths, specs)}
     evals = {path: None if name is None else text(name) for path, name in evals.items()}
@@ -59,40 +65,78 @@ def read(paths: list[str], options: Options) -> Answers:
     names = name_runs([Run(_model(spec, path), (str(spec.get("run_id") or ""),
                                                  os.path.basename(path)))
                        for path, spec in zip(paths, specs)])
+    events = {path: _scoring_events(path, metric) for path in paths}
+    kinds = {path: kind for path, (kind, _, _) in events.items()}
+    if len(set(kinds.values())) > 1:
+        raise EvalbarsError("the record files are scored by different events (" + ", ".join(
+            f"{k!r} in {p!r}" for p, k in kinds.items()) + "); compare runs of one eval")
+    kind = next(iter(kinds.values()))
+    metric = metric or _DEFAULT[kind]
     answers = Answers(FORMAT, list(paths), item_name="sample_id", score_name=metric,
-                      sample_name="match")
+                      sample_name=kind)
     for path, name in zip(paths, names):
         index = answers.file(path, LINE)
-        matches: dict[str, int] = {}
-        others: dict[str, None] = {}
-        for lineno, event in _events(path):
-            item = label(event.get("sample_id"))
-            if item is None:
-                raise EvalbarsError(f"sample_id {short(event.get('sample_id'))} at line "
-                                    f"{lineno} of {path!r} is not a string")
-            if event.get("type") != "match":
-                others.setdefault(item)
-                continue
-            data = event.get("data")
+        _, scored, others = events[path]
+        seen: dict[str, int] = {}
+        for lineno, item, data in scored:
             value = data.get(metric) if isinstance(data, dict) else None
             try:
                 score = number(value)
             except ValueError:
-                raise EvalbarsError(f"{metric!r} of the match event at line {lineno} of "
+                raise EvalbarsError(f"{metric!r} of the {kind} event at line {lineno} of "
                                     f"{path!r} is {short(value)}, not a number or a boolean") \
                     from None
             if score is None:
                 answers.skip(name, item)
                 continue
-            matches[item] = matches.get(item, -1) + 1
-            answers.add(item, name, score, index, lineno, sample=str(matches[item]))
+            seen[item] = seen.get(item, -1) + 1
+            answers.add(item, name, score, index, lineno, sample=str(seen[item]))
+        if kind == "metrics" and metric == "score" and scored and not any(
+                isinstance(data, dict) and data.get("score") is not None
+                for _, _, data in scored):
+            raise EvalbarsError(
+                f"every metrics event of {path!r} has a null score: the model-graded eval "
+                f"gives its grader's choices no scores (no choice_scores in its modelgraded "
+                f"spec), so there is no number to compare")
+        scored_ids = {item for _, item, _ in scored}
         for item in others:
-            if item not in matches:
+            if item not in scored_ids:
                 answers.skip(name, item)
-    answers.reading = (f"eval {next(iter(evals.values()))!r}, score {metric!r} of each match "
-                       f"event (true 1, false 0)")
-    answers.settings = {"metric": metric, "eval_name": next(iter(evals.values()))}
+    how = "true 1, false 0" if kind == "match" else "model-graded"
+    answers.reading = (f"eval {next(iter(evals.values()))!r}, score {metric!r} of each {kind} "
+                       f"event ({how})")
+    answers.settings = {"metric": metric, "event": kind,
+                        "eval_name": next(iter(evals.values()))}
     return answers
+
+
+_DEFAULT = {"match": "correct", "metrics": "score"}
+
+
+def _scoring_events(path: str, metric: str | None) -> tuple[str, list, dict]:
+    """The kind of event that scores the file's samples (``match``, else ``metrics``), its
+    events as (line, sample id, the value of the metric in data), and the other samples.
+
+    Only the value of the metric is kept, not the event: a record file may hold long
+    transcripts.
+    """
+    found: dict[str, list] = {"match": [], "metrics": []}
+    others: dict[str, None] = {}
+    for lineno, event in _events(path):
+        item = label(event.get("sample_id"))
+        if item is None:
+            raise EvalbarsError(f"sample_id {short(event.get('sample_id'))} at line "
+                                f"{lineno} of {path!r} is not a string")
+        kind = event.get("type")
+        if isinstance(kind, str) and kind in found:
+            data = event.get("data")
+            keys = {metric} if metric else set(_DEFAULT.values())
+            kept = {k: data[k] for k in keys if k in data} if isinstance(data, dict) else None
+            found[kind].append((lineno, item, kept))
+        else:
+            others.setdefault(item)
+    kind = "match" if found["match"] or not found["metrics"] else "metrics"
+    return kind, found[kind], others
 
 
 def _spec(path: str) -> dict:

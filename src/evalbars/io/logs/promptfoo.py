@@ -16,6 +16,11 @@ error), as promptfoo's ``EvaluateResult`` type defines them (field names from pr
   score) or the name of a named score; an entry that ended in an error
   (``failureReason`` 2) carries no score and is left out, counted in the report;
 - **cluster**: ``cluster="vars.KEY"`` (a test variable) or ``"metadata.KEY"``.
+
+Files are paired by test index, so the tests of each index must be the same in every
+file: where their ``vars`` or ``assert`` differ (two test suites, or one reordered) the
+files are refused, naming the first index that differs, as lm-eval's ``doc_hash`` is
+checked.
 """
 from __future__ import annotations
 
@@ -26,7 +31,7 @@ from typing import Any
 from ...core.errors import EvalbarsError
 from ..table import short
 from . import _json
-from ._answers import Answers, Options, Run, field_path, label, name_runs, number, reject
+from ._answers import Answers, Options, Run, field_path, label, name_runs, number, reject, text
 
 FORMAT = "promptfoo"
 
@@ -73,6 +78,7 @@ def read(paths: list[str], options: Options) -> Answers:
     answers = Answers(FORMAT, list(paths), item_name="testIdx", score_name=metric,
                       cluster_name=options.cluster, sample_name="repeat")
     repeated: set[str] = set()
+    cases: dict[str, tuple[str, str]] = {}  # item -> (its vars and assert, the file)
     for path, entries in files:
         index = answers.file(path, ("", ""))
         first: dict[str, int] = {}  # test case -> its first testIdx
@@ -81,6 +87,7 @@ def read(paths: list[str], options: Options) -> Answers:
             where = f"results[{k}]"
             test = _test_key(entry)
             item = str(first.setdefault(test, _test_index(entry, where, path)))
+            _same_test(cases, item, entry, path)
             model = model_of[(path, entry.get("promptIdx", 0))]
             seen = count[(test, model)] = count.get((test, model), -1) + 1
             if seen:
@@ -146,6 +153,24 @@ def _test_key(entry: dict) -> str:
     if not any(v is not None for v in fields.values()):
         return f"testIdx {entry['testIdx']!r}"
     return json.dumps(fields, sort_keys=True, default=str)
+
+
+def _same_test(cases: dict[str, tuple[str, str]], item: str, entry: dict, path: str) -> None:
+    """Refuse a test whose vars and assertions differ from those of its index in an
+    earlier file."""
+    case = entry.get("testCase") if isinstance(entry.get("testCase"), dict) else {}
+    fields = {"vars": case.get("vars", entry.get("vars")), "assert": case.get("assert")}
+    if all(v is None for v in fields.values()):
+        return
+    mine = json.dumps(fields, sort_keys=True, default=str)
+    theirs, other = cases.setdefault(item, (mine, path))
+    if other != path and theirs != mine:
+        first = json.loads(theirs)
+        part = "vars" if text(first["vars"]) != text(fields["vars"]) else "assert"
+        raise EvalbarsError(
+            f"test {item} is not the same test in {other!r} and {path!r}: its {part} are "
+            f"{short(first[part], 100)} in one and {short(fields[part], 100)} in the other; "
+            f"promptfoo files are paired by test index, so compare runs of one test suite")
 
 
 def _test_index(entry: dict, where: str, path: str) -> str:

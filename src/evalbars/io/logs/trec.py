@@ -1,7 +1,9 @@
 """TREC run files scored against a qrels file, one query at a time.
 
-A run file has one line per retrieved document, ``query_id Q0 doc_id rank score tag``; a
-qrels file one line per judged document, ``query_id iteration doc_id relevance``. Each
+A run file has one line per retrieved document, ``query_id Q0 doc_id rank score tag``
+(fields after the tag are ignored, as trec_eval ignores them, and counted in the report);
+a qrels file one line per judged document, ``query_id iteration doc_id relevance``
+(a line that starts with ``#`` is a comment, skipped as trec_eval skips it). Each
 run's per-query metric (``metric=``, default ``nDCG@10``: any measure
 `ir_measures <https://ir-measur.es>`_ knows, such as ``RR`` (MRR), ``R@100``, ``AP``,
 ``P@5``) is computed by ir_measures (``pip install 'evalbars[trec]'``), which ranks by
@@ -53,7 +55,7 @@ def looks_like_run(head: bytes) -> bool:
     for raw in head.splitlines():
         if raw.strip():
             fields = raw.split()
-            if len(fields) != 6:
+            if len(fields) < 6:
                 return False
             try:
                 int(fields[3]), float(fields[4])
@@ -86,7 +88,9 @@ def read(paths: list[str], options: Options) -> Answers:
         raise EvalbarsError(f"metric={name!r} is not a measure ir_measures knows; examples: "
                             f"nDCG@10, RR, R@100, AP, P@5") from None
     qrels = _read_qrels(options.qrels)
-    runs = [(path, tag, docs) for path in paths for tag, docs in _read_run(path).items()]
+    longer: dict[str, list[int]] = {path: [] for path in paths}
+    runs = [(path, tag, docs) for path in paths
+            for tag, docs in _read_run(path, longer[path]).items()]
     names = name_runs([Run(tag, (os.path.splitext(os.path.basename(path))[0],))
                        for path, tag, _ in runs])
     answers = Answers(FORMAT, list(paths), item_name="query", score_name=str(measure))
@@ -110,6 +114,13 @@ def read(paths: list[str], options: Options) -> Answers:
         if extra:
             unjudged[model] = extra
     _describe(answers, measure, options, absent, unjudged)
+    for path, lines in longer.items():
+        if lines:
+            many = len(lines) > 1
+            answers.notes.append(f"{len(lines)} line{'s' if many else ''} of {path!r} "
+                                 f"(line{'s' if many else ''} {name_list(lines, 3)}) "
+                                 f"{'have' if many else 'has'} fields after the run tag: "
+                                 f"ignored, as trec_eval ignores them")
     return answers
 
 
@@ -122,15 +133,18 @@ def _ir_measures() -> Any:
     return ir_measures
 
 
-def _lines(path: str, width: int, what: str):
-    """(line number, fields) of a whitespace-separated file with ``width`` fields a line."""
+def _lines(path: str, width: int, what: str, comments: bool = False, extra: bool = False):
+    """(line number, fields) of a whitespace-separated file with ``width`` fields a line
+    (or more, with ``extra``); with ``comments``, lines starting with ``#`` are skipped."""
     try:
         with open(path, encoding="utf-8") as handle:
             for lineno, text in enumerate(handle, 1):
+                if comments and text.startswith("#"):
+                    continue
                 fields = text.split()
                 if not fields:
                     continue
-                if len(fields) != width:
+                if len(fields) != width and not (extra and len(fields) > width):
                     raise EvalbarsError(f"line {lineno} of {path!r} has {len(fields)} fields; "
                                         f"a {what} line has {width}")
                 yield lineno, fields
@@ -141,8 +155,8 @@ def _lines(path: str, width: int, what: str):
 def _read_qrels(path: str) -> dict[str, dict[str, int]]:
     qrels: dict[str, dict[str, int]] = {}
     first: dict[tuple[str, str], int] = {}
-    for lineno, (query, _, doc, relevance) in _lines(path, 4, "qrels (query iteration doc "
-                                                               "relevance)"):
+    for lineno, (query, _, doc, relevance) in _lines(
+            path, 4, "qrels (query iteration doc relevance)", comments=True):
         try:
             grade = _integer(relevance)
         except ValueError:
@@ -157,11 +171,17 @@ def _read_qrels(path: str) -> dict[str, dict[str, int]]:
     return qrels
 
 
-def _read_run(path: str) -> dict[str, dict[str, tuple[dict[str, float], int]]]:
-    """tag -> query -> ({doc: score}, line of the query's first document)."""
-    runs: dict[str, dict[str, tuple[dict[str, float], int]]] = {}
-    for lineno, (query, _, doc, rank, score, tag) in _lines(
-            path, 6, "run (query Q0 doc rank score tag)"):
+_Run = dict[str, dict[str, tuple[dict[str, float], int]]]
+
+
+def _read_run(path: str, extra: list[int]) -> _Run:
+    """tag -> query -> ({doc: score}, line of the query's first document); the numbers of
+    the lines with fields after the tag are appended to ``extra``."""
+    runs: _Run = {}
+    for lineno, fields in _lines(path, 6, "run (query Q0 doc rank score tag)", extra=True):
+        query, _, doc, rank, score, tag = fields[:6]
+        if len(fields) > 6:
+            extra.append(lineno)
         try:
             value = _number(score)
             _integer(rank)
