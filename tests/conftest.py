@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import os
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -54,3 +55,21 @@ def cookbook() -> tuple[np.ndarray, np.ndarray]:
 def _run_from_the_repository_root(monkeypatch):
     """Paths such as examples/lesson_pair.csv resolve the same from any working folder."""
     monkeypatch.chdir(ROOT)
+
+# The engine tests (tests/io/engines) share one SparkSession (local[2]), started once.
+@pytest.fixture(scope="session")
+def spark():
+    """One local[2] SparkSession for every Spark test; skipped, saying why, without pyspark
+    or Java."""
+    pytest.importorskip("pyspark", reason="pyspark is not installed: pip install "
+                                          "'evalbars[spark]'")
+    if shutil.which("java") is None:
+        pytest.skip("Spark needs Java (Debian: apt-get install openjdk-17-jre-headless)")
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[2]").appName("evalbars-tests")
+               .config("spark.ui.enabled", "false")
+               .config("spark.sql.shuffle.partitions", "4").getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()

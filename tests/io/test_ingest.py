@@ -505,7 +505,7 @@ def test_error_too_many_model_columns_before_any_cell_is_parsed(tmp_path, monkey
     monkeypatch.setattr(cells, "_parse_scores", no_parsing)
     message = error(path, item="qid", cluster="cluster")
     assert "w.csv' has 4 columns that could hold models, more than 3" in message
-    assert "MAX_MODEL_COLUMNS" in message and "--models" in message
+    assert "MAX_MODEL_COLUMNS" in message and "models=[...]" in message
     assert "long layout" in message
     monkeypatch.undo()
     monkeypatch.setattr(validate, "MAX_MODEL_COLUMNS", 3)
@@ -739,7 +739,7 @@ def test_error_stray_value_in_a_short_wide_file_names_its_line_and_the_flags(tmp
     path = write(tmp_path, "w.csv", "qid,model_a,model_b\n" + "\n".join(rows) + "\n")
     message = error(path)
     assert f"'model_b' holds other values (2 at line 8 of '{path}')" in message
-    assert "--a and --b with compare, --models with ci" in message
+    assert "models=[...] in Python" in message   # the CLI puts the command's flags there
     assert "--score-type continuous" in message and "(--models)" not in message
     assert load(path, models=["model_a", "model_b"]).score_type == "continuous"
 

@@ -15,7 +15,8 @@ The pipeline, in the order the data flows (each stage imports only the ones befo
 8. :mod:`~evalbars.io.align` reduce per (model, item) and align the items;
 9. :mod:`~evalbars.io.item_scores` the result, ``ItemScores``; :mod:`~evalbars.io.ingest`
    ``load()`` and its log dispatch; :mod:`~evalbars.io.inputs`, the loading options
-   every analysis accepts.
+   every analysis accepts; :mod:`~evalbars.io.completion_order`, the order in which
+   results came in (read again from the table, for the monitor).
 
 May import: :mod:`evalbars.core`. Never stats, analyses, report or cli.
 """

@@ -22,24 +22,21 @@ from __future__ import annotations
 import os
 from typing import Any, Sequence
 
-import numpy as np
-
 from ..core.errors import EvalbarsError
 
 # STRAY_SHARE and MODEL_NAME are part of this module's documented face; _check_labels and
 # _resolve are imported from here by evalbars.analyses.battles.
 from . import logs
 from .align import _finish
+from .arguments import SCORE_TYPES, _check_arguments, _check_item
 from .cells import _check_labels  # noqa: F401
 from .columns import ID_NAMES, MODEL_NAME, SCORE_NAMES, _auto_model, _check_model_column, _resolve  # noqa: F401,E501
+from .engines.choose import for_logs, in_memory, pick, reduce_with
 from .files import is_dataframe, read, sha256
 from .item_scores import ItemScores
 from .layouts import _long, _two_files, _wide
-from .table import name_list, not_unicode, short, surrogate
+from .table import name_list
 from .validate import STRAY_SHARE  # noqa: F401
-
-SCORE_TYPES = ("auto", "binary", "continuous")
-"""Accepted values of ``score_type``."""
 
 INPUT_FORMATS = logs.INPUT_FORMATS
 """Accepted values of ``input_format``: ``"auto"``, ``"table"`` and the log formats."""
@@ -66,8 +63,11 @@ def load(
     run: str | None = None,
     input_format: str = "auto",
     metric: str | None = None,
+    eval_split: str | None = None,
     scorer: str | None = None,
     qrels: str | None = None,
+    engine: str = "auto",
+    spark: Any = None,
 ) -> ItemScores:
     """Read per-item scores from a file, DataFrame or harness log and align them by item id.
 
@@ -137,10 +137,21 @@ def load(
         promptfoo ``success``, ``score`` or a named score; OpenAI evals a key of the
         match data; HELM a statistic; TREC an ir_measures measure such as ``nDCG@10``).
         The default of each format is printed in the report.
+    eval_split : str, optional
+        HELM: the split to read; by default ``test`` (as HELM reports), else the only one.
     scorer : str, optional
         inspect logs whose samples have several scorers: the one to compare.
     qrels : str or os.PathLike, optional
         TREC: the relevance judgements the run files are scored against.
+    engine : {"auto", "memory", "duckdb", "spark"}
+        Where the answers are read, checked and reduced (docs/scale.md): ``"memory"`` this
+        reader; ``"duckdb"`` DuckDB in process (CSV, JSON Lines, Parquet, globs, URLs, a
+        DuckDB relation, Arrow or polars table); ``"spark"`` Spark (files or a Spark
+        DataFrame). Both read the long layout, with the same checks and numbers.
+        ``"auto"``: memory, except DuckDB for a long table of 16 MiB or more, a glob or URL,
+        and the engine a table lives in.
+    spark : pyspark.sql.SparkSession or str, optional
+        The session for ``engine="spark"``, or a master URL (``"local[2]"``).
 
     Logs map ``cluster`` to a field: ``"task"`` or ``"doc.KEY"`` (lm-eval),
     ``"metadata.KEY"`` (inspect, promptfoo) or ``"vars.KEY"`` (promptfoo).
@@ -220,13 +231,22 @@ def load(
     if item is not None and data2 is None:
         item = item[0]
     fmt = _log_format(data, data2, input_format, qrels)
+    chosen = pick(data, data2, engine, spark, model) if fmt is None else for_logs(engine, fmt)
+    if chosen != "memory":
+        return ItemScores(**reduce_with(
+            chosen, data, spark, item=item, model=model, score=score, models=models,
+            score_type=score_type, intersect=intersect, cluster=cluster, sample=sample,
+            run=run))
+    data = in_memory(data)
     if fmt is not None:
         columns = {"item": item, "model": model, "score": score, "sample": sample, "run": run}
-        options = logs.Options(metric=metric, scorer=scorer, cluster=cluster,
+        options = logs.Options(metric=metric, eval_split=eval_split, scorer=scorer,
+                               cluster=cluster,
                                qrels=None if qrels is None else os.fsdecode(os.fspath(qrels)))
         return _load_log(fmt, [d for d in (data, data2) if d is not None], columns, options,
                          models, score_type, intersect)
-    for param, value in (("metric", metric), ("scorer", scorer), ("qrels", qrels)):
+    for param, value in (("metric", metric), ("eval_split", eval_split), ("scorer", scorer),
+                         ("qrels", qrels)):
         if value is not None:
             raise EvalbarsError(
                 f"{param}= applies to harness logs, but {_shown(data)} is read as a table "
@@ -342,54 +362,6 @@ def _from_answers(answers: logs.Answers, models: list[str] | None, score_type: s
         log={"paths": list(answers.paths), "reading": answers.reading,
              "settings": answers.settings, "unscored": unscored, "notes": notes})
     return ItemScores(**fields)
-
-
-def _check_item(item: Any, data2: Any) -> tuple[str, ...] | None:
-    """``item`` as a tuple: one column name, or with two inputs one per input."""
-    if item is None or isinstance(item, str):
-        return None if item is None else (item,)
-    if not isinstance(item, (list, tuple)) or len(item) != 2 or data2 is None:
-        raise EvalbarsError(
-            f"item= must be a column name, or with two inputs a pair of names, one per "
-            f"input (item=('qid', 'question_id'), --item qid --item question_id); got {short(item)}")
-    for name in item:
-        if not isinstance(name, str) or name == "":
-            raise EvalbarsError(f"item= must hold non-empty column names; got {short(name)}")
-    return tuple(item)
-
-
-def _check_arguments(
-    item, model, score, models, score_type, intersect, cluster, sample, run
-) -> list[str] | None:
-    if score_type not in SCORE_TYPES:
-        raise EvalbarsError(
-            f"score_type={score_type!r} is not one of {', '.join(map(repr, SCORE_TYPES))}"
-        )
-    for param, value in (("item", item), ("model", model), ("score", score),
-                         ("cluster", cluster), ("sample", sample), ("run", run)):
-        if value is not None and (not isinstance(value, str) or value == ""):
-            raise EvalbarsError(f"{param}= must be a column name (a non-empty str); got {value!r}")
-    if not isinstance(intersect, (bool, np.bool_)):
-        raise EvalbarsError(f"intersect= must be True or False; got {intersect!r}")
-    if models is None:
-        return None
-    if isinstance(models, str):
-        raise EvalbarsError(
-            f"models= must be a list of names, not the string {models!r}; "
-            f"write models=[{models!r}]"
-        )
-    models = list(models)
-    if not models:
-        raise EvalbarsError("models= is empty; give at least one model name, or leave it out")
-    for name in models:
-        if not isinstance(name, str) or name == "":
-            raise EvalbarsError(f"models= must hold non-empty strings; got {name!r}")
-        if surrogate(name) is not None:
-            raise not_unicode("the model name", name, "given with models=")
-    dups = sorted({m for m in models if models.count(m) > 1})
-    if dups:
-        raise EvalbarsError(f"models= names {name_list(dups)} more than once")
-    return models
 
 
 __all__ = ["ItemScores", "load", "SCORE_TYPES", "ID_NAMES", "SCORE_NAMES"]

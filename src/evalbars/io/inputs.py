@@ -45,7 +45,7 @@ def takes_load_options(function: Callable) -> Callable:
     ...     return len(read_scores(data, run=run, **load_options).items)
     >>> list(inspect.signature(count).parameters)  # doctest: +NORMALIZE_WHITESPACE
     ['data', 'run', 'item', 'model', 'score', 'score_type', 'intersect', 'cluster', 'sample',
-     'input_format', 'metric', 'scorer', 'qrels']
+     'input_format', 'metric', 'eval_split', 'scorer', 'qrels', 'engine', 'spark']
     >>> inspect.signature(count).parameters["score_type"]
     <Parameter "score_type: 'str' = 'auto'">
     >>> count("examples/lesson_pair.csv", item="qid")
@@ -59,8 +59,8 @@ def takes_load_options(function: Callable) -> Callable:
     ...
     evalbars.core.errors.EvalbarsError: unknown keyword argument rn='seed' (did you mean \
 run?); count() takes the options run, and reads the data with the options item, model, \
-score, score_type, intersect, cluster, sample, input_format, metric, scorer, qrels of \
-evalbars.load
+score, score_type, intersect, cluster, sample, input_format, metric, eval_split, \
+scorer, qrels, engine, spark of evalbars.load
     """
     own = inspect.signature(function)
     parameters = [p for p in own.parameters.values() if p.kind is not p.VAR_KEYWORD]
@@ -108,7 +108,8 @@ def read_scores(data, data2=None, models: Sequence[str] | None = None, *,
     ...
     evalbars.core.errors.EvalbarsError: unknown keyword argument clustr='topic_id' (did you mean \
 cluster?); the data is read with the options item, model, score, score_type, intersect, \
-cluster, sample, run, input_format, metric, scorer, qrels of evalbars.load
+cluster, sample, run, input_format, metric, eval_split, scorer, qrels, engine, spark \
+of evalbars.load
     """
     _check_names(load_options)
     run = load_options.get("run")
