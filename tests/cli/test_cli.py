@@ -152,3 +152,26 @@ def test_the_log_options_reach_the_reader(capsys, command, roles):
     assert status == 2 and out == ""
     assert err.startswith("evalbars: error: task 'mmlu_mini_anatomy' has no metric 'f1' "
                           "(metric=)")
+
+
+@pytest.mark.parametrize("argv,flags", [
+    (["compare", "DATA"], "--a and --b with evalbars compare"),
+    (["ci", "DATA"], "--models with evalbars ci"),
+    (["report", "DATA", "-o", "NEVER.html"], "--models with evalbars report"),
+    (["leaderboard", "DATA"], "--models with evalbars leaderboard"),
+    (["plot", "gap", "DATA", "-o", "NEVER"], "--a and --b with evalbars plot gap"),
+])
+def test_a_stray_2_names_its_line_and_a_flag_the_command_has(capsys, tmp_path, argv, flags):
+    rows = [f"q{i},{i % 2},{(i // 2) % 2}" for i in range(30)]
+    rows[6] = "q6,1,2"
+    path = tmp_path / "w.csv"
+    path.write_text("qid,model_a,model_b\n" + "\n".join(rows) + "\n")
+    never = tmp_path / "never.png"
+    places = {"DATA": str(path), "NEVER": str(never), "NEVER.html": str(tmp_path / "n.html")}
+    assert main([places.get(a, a) for a in argv] + ["--n-resamples", "200"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("evalbars: error: ")
+    assert f"'model_b' holds other values (2 at line 8 of '{path}')" in err
+    assert f"name the models ({flags}) if a column is not a model" in err
+    assert "models=[...]" not in err and not never.exists()
+    assert not (tmp_path / "n.html").exists()

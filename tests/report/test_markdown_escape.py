@@ -46,3 +46,22 @@ def test_wrote_path_shows_control_characters_as_escapes(capsys, tmp_path):
     err = capsys.readouterr().err
     assert status == 0 and path.exists()
     assert "\x1b" not in err and "r\\x1b[2J.md" in err
+
+
+def test_emails_and_mentions_in_names_stay_text():
+    assert md_safe("ping @octocat") == "ping @&#8203;octocat"
+    assert md_safe("a.b@example.com") == "a.b@&#8203;example.com"
+    assert md_safe("x @ y") == "x @ y"          # an @ that starts nothing is left alone
+    rng = np.random.default_rng(0)
+    names = ["team@example.com", "@octocat-model"]
+    frame = pd.DataFrame({name: rng.integers(0, 2, 40) for name in names})
+    frame.insert(0, "id", range(40))
+    text = render.render(evalbars.ci(frame, item="id", n_resamples=200).to_dict(), "markdown")
+    assert "team@&#8203;example.com" in text and "@&#8203;octocat-model" in text
+    assert "@example" not in text and "@octocat" not in text
+    # GitHub's own Markdown (cmark-gfm with its autolink extension) links the raw address,
+    # and a backslash does not stop it; the escaped one stays text
+    cmarkgfm = pytest.importorskip("cmarkgfm")
+    html = cmarkgfm.github_flavored_markdown_to_html
+    assert "mailto:" in html("team@example.com") and "mailto:" in html("team\\@example.com")
+    assert "<a" not in html(text)

@@ -37,6 +37,7 @@ def test_the_page_is_self_contained():
     ({"correlation": 0.33}, "correlation must be"),
     ({"correlation": float("nan")}, "correlation must be"),
     ({"seed": -1}, "seed must be a non-negative integer"),
+    ({"seed": 2**32}, "seed must be at most 4,294,967,295 for the page's 32-bit generator"),
 ])
 def test_starting_settings_are_checked(settings, message):
     with pytest.raises(EvalbarsError, match=message):
@@ -152,7 +153,7 @@ def test_correlation_zero_makes_pairing_useless_and_impossible_ones_are_said(ope
     page = open_page()
     page.press("#correlation", "Home")
     reading = page.evaluate("document.getElementById('reading').textContent")
-    assert "1.0 times narrower" in reading
+    assert "is about as wide as the unpaired one" in reading and "1.0 times" not in reading
     widths = page.evaluate("(() => { const s = settings(); "
                            "const e = expectedIntervals(s, pairSpec(0.7, s.gap, s.correlation));"
                            "return [e.paired[1], e.unpaired[1]]; })()")
@@ -169,4 +170,44 @@ def test_the_three_things_to_try_buttons(open_page):
     values = "[inputs.correlation.value, inputs.gap.value, inputs.n.value].join()"
     assert page.evaluate(values) == "0.7,0,500"
     assert 0.02 <= share(rates(page)["paired"]) <= 0.09
+    assert page.errors() == []
+
+
+def test_the_width_is_worded_narrower_wider_or_about_the_same(open_page):
+    page = open_page()
+    assert page.evaluate("widthWords(1, 1.8)") == "is 1.8 times narrower than the unpaired one"
+    assert page.evaluate("widthWords(1.34, 1)") == "is 1.3 times wider than the unpaired one"
+    assert page.evaluate("widthWords(1, 1.04)") == "is about as wide as the unpaired one"
+    assert page.evaluate("widthWords(0, 1)").startswith("has no width")
+    assert page.errors() == []
+
+
+def test_an_invalid_seed_is_refused_in_the_page_not_replaced(open_page):
+    page = open_page()
+    info = "document.getElementById('run-info').textContent"
+    for typed in ("abc", "-3", "1.5", "4294967296", ""):
+        page.evaluate(f"document.getElementById('seed').value = {json.dumps(typed)}")
+        page.click("#run")
+        assert page.evaluate(info) == (
+            "No experiments run: the seed must be a whole number from 0 to 4,294,967,295; "
+            f'got "{typed}".'), typed
+        assert set(rates(page).values()) == {"\u2013"}          # nothing was run
+        assert page.evaluate("document.getElementById('seed').value") == typed
+    page.evaluate("document.getElementById('seed').value = ' 7 '")
+    page.click("#run")
+    assert page.evaluate(info).startswith("500 experiments with seed 7;")
+    assert page.errors() == []
+
+
+def test_at_400_px_nothing_overflows(open_page, tmp_path):
+    page = open_page()
+    page.send("Emulation.setDeviceMetricsOverride", {"width": 400, "height": 900,
+                                                     "deviceScaleFactor": 1, "mobile": False})
+    page.click("#run")
+    width = page.evaluate("document.documentElement.clientWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    box = page.evaluate("document.querySelector('.controls').getBoundingClientRect().right")
+    for slider in ("correlation", "gap", "n"):
+        right = page.evaluate(f"document.getElementById('{slider}').getBoundingClientRect().right")
+        assert right <= box, slider
     assert page.errors() == []

@@ -58,8 +58,9 @@ def test_gap_plot_puts_the_paired_interval_beside_the_separate_ones(compare_doc,
     difference = compare_doc["difference"]
     paired = difference["intervals"][0]
     unpaired = [i for i in difference["intervals"] if i["method"] == "unpaired-wald"][0]
-    assert drawn["paired"][0] == pytest.approx([100 * paired["low"], 100 * paired["high"]])
-    assert drawn["unpaired (for contrast)"][0] == pytest.approx([100 * unpaired["low"],
+    assert drawn["paired (bootstrap)"][0] == pytest.approx([100 * paired["low"],
+                                                            100 * paired["high"]])
+    assert drawn["unpaired (Wald, for contrast)"][0] == pytest.approx([100 * unpaired["low"],
                                                                  100 * unpaired["high"]])
     for model in compare_doc["models"]:
         head = model["intervals"][0]
@@ -68,7 +69,7 @@ def test_gap_plot_puts_the_paired_interval_beside_the_separate_ones(compare_doc,
     assert left.get_xlim()[1] - left.get_xlim()[0] == pytest.approx(
         right.get_xlim()[1] - right.get_xlim()[0])       # one scale for both panels
     assert any(list(line.get_xdata()) == [0, 0] for line in right.get_lines())
-    assert "paired-bootstrap-percentile" in right.get_xlabel()
+    assert right.get_xlabel() == "gap, points (95% intervals)"   # each bar names its own
     svg = plots.save(figure, tmp_path / "gap.svg").read_text()
     assert svg.startswith("<?xml") and "<svg" in svg
 
@@ -117,7 +118,13 @@ def test_power_curves_are_evalbars_power(tmp_path):
     assert min(ns) < 500 < max(ns)
     assert figure.axes[0].get_xscale() == "log"
     assert [t.get_text() for t in figure.axes[0].get_legend().get_texts()] == [
-        "gap 0.5 points", "gap 1 point", "gap 2 points", "gap 5 points"]
+        "gap 0.5 points", "gap 1 point", "gap 2 points", "gap 5 points", "target power 80%",
+        "n = 500"]
+    marked = [line for line in figure.axes[0].get_lines() if line.get_gid() == "n"]
+    assert list(marked[0].get_xdata()) == [500, 500]
+    curve_colors = {line.get_color() for line in figure.axes[0].get_lines()
+                    if (line.get_gid() or "").startswith("power:")}
+    assert marked[0].get_color() not in curve_colors   # not a curve's red
     assert plots.save(figure, tmp_path / "power.png").stat().st_size > 5000
     impossible = plots.power_curves(doc, gaps=[0.02, 0.5])
     assert [g for g, _, _ in impossible] == [0.02]     # a gap above the disagreement is left out
@@ -135,7 +142,7 @@ def test_continuous_scores_are_drawn_in_their_own_units(tmp_path):
 
 
 def test_plot_dispatches_on_the_kind_and_says_what_is_wrong(compare_doc):
-    assert lines(plots.plot(compare_doc), "interval:").keys() >= {"paired"}
+    assert lines(plots.plot(compare_doc), "interval:").keys() >= {"paired (bootstrap)"}
     with pytest.raises(EvalbarsError, match="no plot for documents of kind 'mystery'"):
         plots.plot({"kind": "mystery"})
     with pytest.raises(EvalbarsError, match="the gap plot needs a compare document"):
@@ -177,3 +184,67 @@ def test_the_plot_command(tmp_path, capsys):
 
 def test_the_commands_design_options_are_evalbars_power_inputs():
     assert tuple(DESIGN_INPUTS) == tuple(power.INPUTS)
+
+
+def test_with_clusters_the_contrast_is_the_unpaired_clustered_interval():
+    doc = evalbars.compare("examples/cookbook_topics.csv", cluster="topic_id",
+                           n_resamples=500).to_dict()
+    drawn = lines(plots.gap(doc), "interval:")
+    paired = doc["difference"]["intervals"][0]
+    assert paired["method"] == "paired-cluster-cr1"
+    assert drawn["paired (clustered CR1)"][0] == pytest.approx([100 * paired["low"],
+                                                                100 * paired["high"]])
+    # Independent: statsmodels' cluster-robust (CR1) standard error of each model's mean
+    # (OLS on a constant, cov_type="cluster"), combined as for two independent means, with
+    # scipy's t quantile on G - 1 = 19 degrees of freedom.
+    import numpy as np
+    import pandas as pd
+    import statsmodels.api as sm
+    from scipy import stats
+
+    frame = pd.read_csv("examples/cookbook_topics.csv")
+    groups = pd.factorize(frame["topic_id"])[0]
+    se = [sm.OLS(frame[m].to_numpy(float), np.ones(len(frame))).fit(
+        cov_type="cluster", cov_kwds={"groups": groups}).bse[0] for m in ("system_a", "system_b")]
+    half = stats.t.ppf(0.975, 19) * np.hypot(*se)
+    gap = frame["system_b"].mean() - frame["system_a"].mean()
+    assert drawn["unpaired (clustered CR1, for contrast)"][0] == pytest.approx(
+        [100 * (gap - half), 100 * (gap + half)], abs=1e-9)
+    unclustered = [i for i in doc["difference"]["intervals"] if i["method"] == "unpaired-wald"][0]
+    assert abs(100 * unclustered["low"] - drawn["unpaired (clustered CR1, for contrast)"][0][0]) \
+        > 1   # not the unclustered Wald any more
+    unpaired = lines(plots.gap(doc, method="paired-wald"), "interval:")
+    assert unpaired["unpaired (Wald, for contrast)"][0] == pytest.approx(
+        [100 * unclustered["low"], 100 * unclustered["high"]])   # unclustered with unclustered
+
+
+def _outside(figure) -> list[str]:
+    """The texts of a drawn figure that reach beyond its edges."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    box = figure.bbox
+    return [text.get_text() for ax in figure.axes
+            for text in (ax.title, ax._left_title, ax._right_title, ax.xaxis.label)
+            if text.get_text() and not (box.x0 - 1 <= text.get_window_extent(renderer).x0
+                                         and text.get_window_extent(renderer).x1 <= box.x1 + 1)]
+
+
+def test_titles_fit_and_zero_lines_sit_inside_the_frame():
+    pd = pytest.importorskip("pandas")
+
+    frame = pd.read_csv("examples/prompts.csv")[["qid", "baseline", "prompt01", "prompt02",
+                                                 "prompt03"]]
+    ablation = plots.ablation(evalbars.ablation(frame, item="qid", full="prompt01",
+                                                baseline="baseline", n_resamples=300).to_dict())
+    seeds = plots.seeds(evalbars.seeds("examples/seeds.csv", run="seed",
+                                       n_resamples=300).to_dict())
+    for figure in (ablation, seeds, plots.power(power.grid(n=500, disagreement=0.1).to_dict())):
+        assert _outside(figure) == []
+    for figure in (ablation, seeds):
+        right = next(ax for ax in figure.axes
+                     if any(line.get_gid() == "zero" for line in ax.get_lines()))
+        low, high = right.get_xlim()
+        assert low + 0.04 * (high - low) <= 0 <= high - 0.04 * (high - low)

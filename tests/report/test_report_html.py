@@ -100,7 +100,8 @@ def test_the_comparison_report_shows_every_interval_test_and_the_provenance(docs
     assert "+0.8 to +4.4" in page and "69.2 to 76.9" in page
     assert doc["provenance"]["data_sha256"] in page
     assert doc["provenance"]["inputs"][0]["sha256"] in page
-    assert "<svg" in page and "paired" in page and "unpaired (for contrast)" in page
+    assert "<svg" in page and "paired (bootstrap)" in page
+    assert "unpaired (Wald, for contrast)" in page
     titles = [section.title for section in sections(doc)]
     assert titles == ["Figure", "Scores", "Difference model_b \u2212 model_a", "Agreement",
                       "Tests (two-sided)", "Provenance"]
@@ -142,11 +143,23 @@ def test_the_markdown_twin_starts_with_the_kinds_own_markdown(docs):
 def test_the_latex_table_is_a_paper_table(docs):
     latex = report_latex.render_latex(docs["compare"])
     assert r"\toprule" in latex and r"\bottomrule" in latex
-    assert r"model\_b $-$ model\_a (paired) & +2.6 & [+0.8, +4.4] \\" in latex
-    assert "mcnemar-exact p = 0.007" in latex
+    # the gap, in points, under its own sub-header rather than under "Score (%)"
+    assert ("\\midrule\nPaired difference & Gap (points) & 95\\% CI \\\\\n\\midrule\n"
+            r"model\_b $-$ model\_a & +2.6 & [+0.8, +4.4] \\") in latex
+    caption = latex.split("\\caption{")[1].split("}\n")[0]
+    assert caption == (
+        r"Scores (\%) on 500 questions with 95\% Wilson confidence intervals. The difference "
+        r"is paired on the same questions, with a 95\% paired bootstrap interval (1,000 "
+        r"resamples); exact McNemar test p = 0.007. The models disagree on 21 questions.")
     board = report_latex.render_latex(docs["leaderboard"])
-    assert r"1 & gamma & 80.0 & [75.8, 83.6] & 1--2 & 0.71 \\" in board.replace("\u2013", "--")
-    assert "pass@5 (\\%)" in report_latex.render_latex(docs["passk"])
+    assert r"\begin{tabular}{rlrrrrl}" in board         # model names left-aligned
+    assert r"1 & gamma & 80.0 & [75.8, 83.6] & 1--2 & 0.71 & a \\" in board.replace("\u2013",
+                                                                                   "--")
+    assert "adjusted by" not in board and "holm" not in board
+    assert ("Models sharing a letter cannot be separated (paired exact McNemar tests at the "
+            r"5\% level, Holm correction over 1 pair).") in board
+    passk = report_latex.render_latex(docs["passk"])
+    assert "pass@5 (\\%)" in passk and "bootstrap-percentile" not in passk
 
 
 def test_ratings_are_shown_in_their_own_units(docs):
@@ -286,3 +299,66 @@ def test_every_kind_opens_cleanly_in_a_real_browser(browser, docs, kind, tmp_pat
     assert page.errors() == []
     assert page.evaluate("document.querySelectorAll('h2').length") >= 1
     page.screenshot(tmp_path / f"{kind}.png")
+
+
+def test_the_svg_gap_contrasts_clustered_with_clustered_and_marks_n_in_grey():
+    from evalbars.analyses import power
+    from evalbars.report.files.figure import figure_for
+    from evalbars.report.files.svg import COLORS, MARK
+
+    doc = evalbars.compare("examples/cookbook_topics.csv", cluster="topic_id",
+                           n_resamples=300).to_dict()
+    svg, _ = figure_for(doc)
+    assert "paired (clustered CR1)" in svg and "unpaired (clustered CR1, for contrast)" in svg
+    assert "gap, points (95% intervals)<" in svg and "paired-cluster-cr1" not in svg
+    plan, _ = figure_for(power.grid(n=500, disagreement=0.1).to_dict())
+    assert f'fill="{MARK}">n = 500<' in plan and MARK not in COLORS
+
+
+def test_a_clustered_latex_caption_names_the_clusters_and_no_resamples_for_cr1():
+    doc = evalbars.compare("examples/cookbook_topics.csv", cluster="topic_id",
+                           n_resamples=300).to_dict()
+    latex = report_latex.render_latex(doc)
+    assert ("with a 95\\% paired clustered CR1 interval; cluster sign-flip permutation test "
+            "p = ") in latex
+    assert r"Questions are clustered by topic\_id (20 clusters)" in latex
+    assert "resamples" not in latex and "cluster-cr1" not in latex
+
+
+def test_an_ablation_gets_a_paper_table_not_a_dump():
+    pd = pytest.importorskip("pandas")
+    import numpy as np
+
+    rng = np.random.default_rng(1)       # docs/ablation.md's seeded example
+    n = 1000
+    ease = rng.random(n)
+    frame = pd.DataFrame({"qid": [f"q{i}" for i in range(n)]})
+    for name, accuracy in [("base", 0.55), ("full", 0.70), ("no-retrieval", 0.60),
+                           ("no-rerank", 0.65), ("no-fewshot", 0.70)]:
+        own = np.where(rng.random(n) < 0.8, ease, rng.random(n))
+        frame[name] = (own < accuracy).astype(int)
+    doc = evalbars.ablation(frame, item="qid", full="full", baseline="base",
+                            n_resamples=1000).to_dict()
+    latex = report_latex.render_latex(doc)
+    assert r"\begin{tabular}{lrrrrrr}" in latex and '"method"' not in latex
+    assert ("Model & Score (\\%) & 95\\% CI & full $-$ model (points) & 95\\% CI & Holm p & "
+            "Share of gain \\\\") in latex
+    retrieval = next(v for v in doc["variants"] if v["name"] == "no-retrieval")
+    drop, share = retrieval["drop"], retrieval["share"]
+    row = next(line for line in latex.splitlines() if line.startswith("no-retrieval &"))
+    assert row == (f"no-retrieval & {100 * retrieval['mean']:.1f} & "
+                   f"[{100 * retrieval['interval']['low']:.1f}, "
+                   f"{100 * retrieval['interval']['high']:.1f}] & "
+                   f"+{100 * drop['estimate']:.1f} & [+{100 * drop['intervals'][0]['low']:.1f}, "
+                   f"+{100 * drop['intervals'][0]['high']:.1f}] & \\textless{{}} 0.001 & "
+                   f"{100 * share['estimate']:.0f}\\% [{100 * share['low']:.0f}, "
+                   f"{100 * share['high']:.0f}] \\\\")
+    assert drop["p_adjusted"] < 0.001
+    assert "\nbase (baseline) & 57.0" in latex and "\nfull & 67.7" in latex   # no "full (full system)"
+    rerank = next(v for v in doc["variants"] if v["name"] == "no-rerank")
+    assert rerank["drop"]["p_adjusted"] == 1.0 and "& +1.0 & " in latex
+    low = -100 * rerank["drop"]["intervals"][0]["low"]
+    assert f"no-rerank & 66.7 & [63.7, 69.6] & +1.0 & [$-${low:.1f}, " in latex
+    assert " & 1.000 & " in latex
+    assert "Holm-adjusted over the 7 comparisons" in latex and "holm" not in latex
+    assert "and the full system minus each model, in points" in latex   # not "system full"

@@ -18,8 +18,10 @@ from .cells import _check_labels, _codes, _pick
 from .columns import ID_NAMES
 from .table import MAX_LISTED, Table, name_list, places, short
 
-CHOOSE_MODELS = "--a and --b with compare, --models with ci, models= in Python"
-"""How to name the models the analysis reads, on the command line and in Python."""
+CHOOSE_MODELS = "models=[...] in Python"
+"""How to name the models the analysis reads, worded for Python. The command line puts
+the flags of the command that met the error in its place (--a and --b for compare,
+--models for ci, ...): see :func:`evalbars.cli._hints.for_command`."""
 
 _INTERSECT_HINT = "pass intersect=True (--intersect) to compare on the items every model has"
 

@@ -45,8 +45,10 @@ def visible(value: object) -> object:
 def md_safe(value: object) -> object:
     r"""Every string of a document with &, <, >, [, ] and backticks neutralised for
     Markdown, bare URLs kept from becoming links (``http\://``, ``www\.``: GitHub's
-    autolinks start only at a raw ``://`` or ``www.``), and control characters (a newline
-    would start a new block) shown as escapes.
+    autolinks start only at a raw ``://`` or ``www.``), e-mail addresses and @mentions
+    kept as text by an invisible zero-width space after the ``@`` (``&#8203;``: a
+    backslash does not stop GitHub's e-mail links, and a mention would notify someone),
+    and control characters (a newline would start a new block) shown as escapes.
 
     Examples
     --------
@@ -54,6 +56,8 @@ def md_safe(value: object) -> object:
     {'name': '&lt;b&gt;\\[x\\]\\x0a'}
     >>> print(md_safe("`a` http://x.io www.y.com"))
     \`a\` http\://x.io www\.y.com
+    >>> print(md_safe("a.b@example.com @octocat"))
+    a.b@&#8203;example.com @&#8203;octocat
     """
     return _md_escaped(visible(value))
 
@@ -63,12 +67,14 @@ _PUNCT_BACKSLASH = re.compile(r"\\(?=[!-/:-@\[-`{-~])")
 _MD_SPECIAL = re.compile(r"[\[\]`]|:(?=//)|(?<=www)\.", re.IGNORECASE)
 """What gets a backslash: link brackets, backticks (code spans), and the ``:`` of ``://``
 and the ``.`` of ``www.`` (autolinks)."""
+_AT = re.compile(r"@(?=\w)")
+"""An ``@`` that starts a mention or the domain of an e-mail address."""
 
 
 def _md_escaped(value: object) -> object:
     if isinstance(value, str):
         text = _PUNCT_BACKSLASH.sub(r"\\\\", html.escape(value, quote=False))
-        return _MD_SPECIAL.sub(r"\\\g<0>", text)
+        return _AT.sub("@&#8203;", _MD_SPECIAL.sub(r"\\\g<0>", text))
     if isinstance(value, dict):
         return {_md_escaped(key): _md_escaped(item) for key, item in value.items()}
     if isinstance(value, list):

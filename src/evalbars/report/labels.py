@@ -19,8 +19,53 @@ import math
 
 from . import format as fmt
 
-__all__ = ["axis_label", "digits", "estimate_text", "fixed", "gap_label", "interval_text",
-           "level", "number_text", "percent_like", "scalar", "share"]
+__all__ = ["METHOD_WORDS", "TEST_WORDS", "axis_label", "digits", "estimate_text", "fixed",
+           "gap_label", "interval_text", "level", "method_name", "number_text", "percent_like",
+           "role", "scalar", "share"]
+
+METHOD_WORDS = {
+    "wilson": "Wilson", "wald": "Wald", "clt": "CLT", "clopper-pearson": "Clopper-Pearson",
+    "agresti-coull": "Agresti-Coull", "jeffreys": "Jeffreys", "t": "t",
+    "bootstrap-percentile": "bootstrap percentile", "bootstrap-bca": "bootstrap BCa",
+    "cluster-cr1": "clustered CR1", "cluster-bootstrap-percentile": "cluster bootstrap",
+    "paired-bootstrap-percentile": "paired bootstrap", "paired-wald": "paired Wald",
+    "paired-t": "paired t", "newcombe": "Newcombe", "unpaired-wald": "unpaired Wald",
+    "paired-cluster-cr1": "paired clustered CR1",
+    "paired-cluster-bootstrap": "paired cluster bootstrap",
+    "unpaired-cluster-cr1": "unpaired clustered CR1", "seeds-t": "t over seeds",
+    "two-level-bootstrap": "two-level bootstrap",
+}
+"""Interval methods as a paper names them (the document keeps the identifiers)."""
+TEST_WORDS = {
+    "mcnemar-exact": "exact McNemar", "sign-flip": "sign-flip permutation",
+    "cluster-sign-flip": "cluster sign-flip permutation",
+}
+"""Paired tests as a paper names them."""
+_CORRECTION_WORDS = {
+    "holm": "Holm", "bonferroni": "Bonferroni", "hochberg": "Hochberg", "hommel": "Hommel",
+    "benjamini-hochberg": "Benjamini-Hochberg", "benjamini-yekutieli": "Benjamini-Yekutieli",
+}
+
+
+def method_name(identifier: object) -> str:
+    """An interval method, test or multiple-comparison correction as a paper names it;
+    an identifier without a name is shown as it is.
+
+    >>> method_name("paired-bootstrap-percentile"), method_name("holm"), method_name("x-y")
+    ('paired bootstrap', 'Holm', 'x-y')
+    """
+    text = str(identifier)
+    return METHOD_WORDS.get(text) or TEST_WORDS.get(text) or _CORRECTION_WORDS.get(text, text)
+
+
+def role(what: str, name: str) -> str:
+    """A model named by its role, without a doubled word when its name is the role.
+
+    >>> role("baseline", "base"), role("baseline", "Baseline"), role("full system", "full")
+    ('the baseline base', 'the baseline', 'the full system')
+    """
+    plain = " ".join(name.lower().replace("_", " ").replace("-", " ").split())
+    return f"the {what}" if plain in (what, what.split()[0]) else f"the {what} {name}"
 
 
 def scalar(value: object) -> str:

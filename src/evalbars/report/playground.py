@@ -41,6 +41,9 @@ ACCURACY = 0.70
 SLIDERS = {"correlation": (0.0, 1.0, 0.05), "gap": (-0.05, 0.10, 0.005), "n": (100, 5000, 100)}
 """Each slider's (lowest, highest, step); the starting values must lie on these grids."""
 
+SEED_MAX = 2**32 - 1
+"""The largest seed the page's 32-bit generator takes (the page refuses a larger one)."""
+
 
 def _check(name: str, value: object) -> float:
     low, high, step = SLIDERS[name]
@@ -67,7 +70,9 @@ def playground_html(*, correlation: float = 0.7, gap: float = 0.03, n: int = 100
     n : int
         Questions, 100 to 5,000 in steps of 100.
     seed : int
-        Seed of the first run of fake experiments (each press of the button uses the next).
+        Seed of the first run of fake experiments (each press of the button uses the next),
+        0 to 4,294,967,295. In the page, a seed that is not such a whole number is refused
+        with a message, never replaced.
 
     Returns
     -------
@@ -79,6 +84,9 @@ def playground_html(*, correlation: float = 0.7, gap: float = 0.03, n: int = 100
     values = {"correlation": float(_check("correlation", correlation)),
               "gap": round(float(_check("gap", gap)), 6), "n": int(_check("n", n)),
               "seed": check_seed(seed)}
+    if values["seed"] > SEED_MAX:
+        raise EvalbarsError(f"seed must be at most {SEED_MAX:,} for the page's 32-bit "
+                            f"generator; got {seed!r}")
     template = resources.files(__package__).joinpath(TEMPLATE).read_text(encoding="utf-8")
     return template.replace("__SETTINGS__", json.dumps(values)).replace(
         "__VERSION__", __version__)

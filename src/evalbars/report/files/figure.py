@@ -16,6 +16,7 @@ Examples
 """
 from __future__ import annotations
 
+from ..contrast import gap_bars
 from ..estimates import estimates
 from ..labels import axis_label, digits, estimate_text, gap_label, percent_like
 from .svg import COLORS, finite, interval_svg, lines_svg
@@ -53,18 +54,13 @@ def figure_for(doc: dict) -> tuple[str, str] | None:
     if kind == "compare":
         scores = [r for r in rows if r["quantity"] == "score"]
         difference = doc["difference"]
-        gap_rows = [_row(doc, "paired",
-                         difference["estimate"], difference["intervals"][0]["low"],
-                         difference["intervals"][0]["high"], COLORS[2], d, True)]
-        gap_rows += [_row(doc, "unpaired (for contrast)", difference["estimate"], i["low"],
-                          i["high"], "#8c8c8c", d, True)
-                     for i in difference["intervals"] if i["method"] == "unpaired-wald"]
+        gap_rows = [_row(doc, bar["name"], bar["estimate"], bar["low"], bar["high"], color,
+                         d, True) for bar, color in zip(gap_bars(doc), (COLORS[2], "#8c8c8c"))]
         panels = [("Each model on its own", axis_label(doc, "score", scores[0]["method"]),
                    [_row(doc, r["name"], r["estimate"], r["low"], r["high"], COLORS[i], d)
                     for i, r in enumerate(scores)], False),
                   (f"The gap {difference['b']} \u2212 {difference['a']}",
-                   axis_label(doc, "gap", difference["intervals"][0]["method"]), gap_rows,
-                   True)]
+                   axis_label(doc, "gap"), gap_rows, True)]
         return (interval_svg(panels),
                 "Top: each model's own interval. Bottom: the interval of the gap, paired on "
                 "the same questions, and the unpaired one for contrast; dashed: zero. Both "

@@ -16,11 +16,13 @@ from __future__ import annotations
 import html
 import math
 
-__all__ = ["COLORS", "finite", "interval_svg", "lines_svg", "nice_step"]
+__all__ = ["COLORS", "MARK", "finite", "interval_svg", "lines_svg", "nice_step"]
 
 COLORS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3",
           "#8c8c8c")
 """The palette of every figure, inline SVG and matplotlib alike."""
+MARK = "#5b6474"
+"""The colour of a marked n on power curves: a grey no curve uses."""
 _W, _RIGHT, _ROW = 760, 190, 26
 """Figure width, room right of the intervals for their values, height of one row (px)."""
 
@@ -138,9 +140,9 @@ def lines_svg(series: list[tuple[str, list[float], list[float]]], *, x_label: st
     if target is not None:
         out.append(_line(left, y_of(target), right, y_of(target), "#1d2330", 1, "4 3"))
     if mark is not None and mark > 0 and lo <= math.log10(mark) <= hi:
-        out.append(_line(x_of(mark), top, x_of(mark), top + height, "#c44e52", 1.2, "2 3"))
+        out.append(_line(x_of(mark), top, x_of(mark), top + height, MARK, 1.2, "2 3"))
         out.append(_text(x_of(mark) + 4, top + height - 6, f"n = {mark:,.0f}", size=11,
-                         fill="#c44e52"))
+                         fill=MARK))
     for index, (label, xv, yv) in enumerate(series):
         color = COLORS[index % len(COLORS)]
         points = " ".join(f"{x_of(x):.1f},{y_of(p):.1f}" for x, p in zip(xv, yv))

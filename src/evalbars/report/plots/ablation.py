@@ -4,7 +4,7 @@ from __future__ import annotations
 from ...core.errors import EvalbarsError
 from ..files.svg import COLORS
 from ..labels import axis_label
-from .drawing import draw_intervals, new_figure
+from .drawing import draw_intervals, new_figure, zero_line
 
 
 def ablation(doc: dict, *, method: str | None = None):
@@ -57,10 +57,10 @@ def ablation(doc: dict, *, method: str | None = None):
     draw_intervals(left, scores, doc)
     draw_intervals(right, gaps, doc, sign=True,
                    colors=(COLORS[2],) + (COLORS[3],) * len(doc["variants"]))
-    right.axvline(0.0, color="#1d2330", lw=1, ls="--")
+    zero_line(right)
     left.set_title("Each model on its own", loc="left", fontsize=11)
-    right.set_title("The gain, and what removing each part costs (not additive)", loc="left",
-                    fontsize=11)
+    right.set_title("The gain, and what removing each part costs\n(the drops are not additive)",
+                    loc="left", fontsize=11)
     left.set_xlabel(axis_label(doc, "score", scores[0]["method"]))
     right.set_xlabel(axis_label(doc, "gap", gaps[0]["method"]))
     return figure

@@ -63,6 +63,16 @@ def draw_intervals(ax, rows: list[dict], doc: dict, *, sign: bool = False, color
     ax.set_axisbelow(True)
 
 
+def zero_line(ax) -> None:
+    """A dashed line at zero, inside the frame: the x limits are widened so that zero sits
+    at least 5% of the width away from either edge (never hidden in the frame's border)."""
+    low, high = ax.get_xlim()
+    low, high = min(low, 0.0), max(high, 0.0)
+    pad = 0.05 * (high - low or 1.0)
+    ax.set_xlim(min(low, -pad), max(high, pad))
+    ax.axvline(0.0, color="#1d2330", lw=1, ls="--", gid="zero")
+
+
 def chosen_rows(rows: list[dict], method: str | None) -> list[dict]:
     if method is None:
         return [row for row in rows if row["default"]]

@@ -3,6 +3,7 @@ leaderboard beside its rank intervals."""
 from __future__ import annotations
 
 from ...core.errors import EvalbarsError
+from ..contrast import gap_bars
 from ..estimates import estimates
 from ..files.svg import COLORS
 from ..labels import axis_label, level
@@ -51,7 +52,9 @@ def gap(doc: dict, *, method: str | None = None):
 
     Both panels use the same number of points per inch, so the paired interval's width
     compares directly with the separate ones; the unpaired interval of the gap is drawn
-    too, for contrast, and a dashed line marks zero.
+    too, for contrast (clustered when the paired one is: see
+    :mod:`evalbars.report.contrast`), each bar named by its method, and a dashed line
+    marks zero.
 
     Parameters
     ----------
@@ -65,12 +68,8 @@ def gap(doc: dict, *, method: str | None = None):
     if doc.get("kind") != "compare":
         raise EvalbarsError(f"the gap plot needs a compare document; got kind "
                             f"{doc.get('kind')!r}")
-    rows = estimates(doc)
-    scores = [row for row in rows if row["quantity"] == "score" and row["default"]]
-    gaps = chosen_rows([row for row in rows if row["quantity"] == "difference"], method)
-    gaps += [dict(row, name="unpaired (for contrast)") for row in rows
-             if row["method"] == "unpaired-wald" and gaps[0]["method"] != "unpaired-wald"]
-    gaps[0] = dict(gaps[0], name="paired")
+    scores = [row for row in estimates(doc) if row["quantity"] == "score" and row["default"]]
+    gaps = gap_bars(doc, method)
     scale = scale_of(doc)
 
     def extent(panel: list[dict], zero: bool) -> tuple[float, float]:
@@ -93,7 +92,7 @@ def gap(doc: dict, *, method: str | None = None):
     b, a = literal(difference["b"]), literal(difference["a"])
     right.set_title(f"The gap {b} \u2212 {a}", loc="left", fontsize=11)
     left.set_xlabel(axis_label(doc, "score", scores[0]["method"]))
-    right.set_xlabel(axis_label(doc, "gap", gaps[0]["method"]))
+    right.set_xlabel(axis_label(doc, "gap"))
     return figure
 
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from ...core.errors import EvalbarsError
 from ..files.svg import COLORS
-from ..labels import axis_label
-from .drawing import draw_intervals, literal, new_figure
+from ..labels import axis_label, method_name
+from .drawing import draw_intervals, literal, new_figure, zero_line
 
 
 def seeds(doc: dict, *, method: str | None = None):
@@ -53,10 +53,10 @@ def seeds(doc: dict, *, method: str | None = None):
     figure = new_figure(11.0 if difference else 7.5, 1.3 + 0.36 * len(rows))
     if difference:
         left, right = figure.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
-        gaps = [{"name": i["method"], "estimate": difference["estimate"], "low": i["low"],
-                 "high": i["high"]} for i in difference["intervals"]]
+        gaps = [{"name": method_name(i["method"]), "estimate": difference["estimate"],
+                 "low": i["low"], "high": i["high"]} for i in difference["intervals"]]
         draw_intervals(right, gaps, doc, sign=True, colors=(COLORS[2], "#8c8c8c"))
-        right.axvline(0.0, color="#1d2330", lw=1, ls="--")
+        zero_line(right)
         b, a = literal(difference["b"]), literal(difference["a"])
         right.set_title(f"{b} \u2212 {a} (runs as the unit)", loc="left", fontsize=11)
         right.set_xlabel(axis_label(doc, "gap"))

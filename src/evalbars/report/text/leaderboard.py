@@ -8,8 +8,8 @@ import string
 
 from ...stats import multiplicity
 from .. import format as fmt
-from ..labels import share
-from ..statement import _METHOD_WORDS, _TEST_WORDS, _unmeasured
+from ..labels import method_name, share
+from ..statement import _unmeasured
 from .blocks import closing_lines, markdown_closing, md_table, source_lines, table
 
 # --- the statement -------------------------------------------------------------------
@@ -30,7 +30,7 @@ def _share(p: float) -> str:
 
 def _how(doc: dict) -> str:
     correction = doc["correction"]
-    test = _TEST_WORDS.get(doc["pairs"][0]["test"], doc["pairs"][0]["test"])
+    test = method_name(doc["pairs"][0]["test"])
     return (f"paired {test} tests, {correction['method'].title()}-adjusted over "
             f"{_plural(correction['n_tests'], 'pair')}, {fmt.level(correction['alpha'])} level")
 
@@ -59,20 +59,21 @@ def _baseline_sentence(doc: dict) -> str:
             "than the baseline were not compared with each other.")
 
 
-def _ties_sentence(doc: dict) -> str:
+def _separation_sentence(doc: dict) -> str:
     if doc["baseline"] is not None:
         return _baseline_sentence(doc)
     place = {m["name"]: i + 1 for i, m in enumerate(doc["models"])}
     found = doc["groups"]
     if len(found) == 1:
-        return (f"The data cannot separate any of the {len(doc['models'])} models "
-                f"({_how(doc)}): every place is a tie.")
-    ties = [g for g in found if len(g) > 1]
-    if not ties:
-        return f"The data separate every place from the next ({_how(doc)}): there are no ties."
-    listed = "; ".join(f"{_places(place[g[0]], place[g[-1]])} ({', '.join(g)})" for g in ties)
+        return (f"The data cannot separate any of the {len(doc['models'])} models from each "
+                f"other ({_how(doc)}).")
+    together = [g for g in found if len(g) > 1]
+    if not together:
+        return f"The data separate every place from the next ({_how(doc)})."
+    listed = "; ".join(f"{_places(place[g[0]], place[g[-1]])} ({', '.join(g)})"
+                       for g in together)
     alone = [place[g[0]] for g in found if len(g) == 1]
-    sentence = f"The data cannot separate {listed} ({_how(doc)}): these places are ties."
+    sentence = f"The data cannot separate {listed} ({_how(doc)})."
     if alone:
         sentence += (f" {'Places' if len(alone) > 1 else 'Place'} "
                      f"{', '.join(map(str, alone))} {'are' if len(alone) > 1 else 'is'} "
@@ -80,8 +81,40 @@ def _ties_sentence(doc: dict) -> str:
     return sentence
 
 
+def _narrower_ranks(doc: dict) -> str:
+    """Pairs the tests cannot separate although a rank interval leaves out the other's rank.
+
+    Rank intervals come from the bootstrap one model at a time, with no correction over
+    the pairs, so they can be narrower than what the adjusted tests can tell apart.
+
+    >>> doc = {"correction": {"alpha": 0.05}, "models": [
+    ...     {"name": "A", "rank": 1, "rank_low": 1, "rank_high": 1},
+    ...     {"name": "B", "rank": 2, "rank_low": 2, "rank_high": 3}],
+    ...     "pairs": [{"a": "B", "b": "A", "p_adjusted": 0.2}]}
+    >>> _narrower_ranks(doc)[-89:]
+    'the tests cannot separate A (rank 1, rank interval 1) from B (rank 2, rank interval 2–3).'
+    """
+    models = {m["name"]: m for m in doc["models"]}
+
+    def where(name: str) -> str:
+        m = models[name]
+        return f"{name} (rank {m['rank']}, rank interval {fmt.rank_range(m)})"
+
+    found = [f"{where(pair['b'])} from {where(pair['a'])}" for pair in doc["pairs"]
+             if pair["p_adjusted"] >= doc["correction"]["alpha"]
+             and not all(models[one]["rank_low"] <= models[other]["rank"]
+                         <= models[one]["rank_high"]
+                         for one, other in ((pair["a"], pair["b"]), (pair["b"], pair["a"])))]
+    if not found:
+        return ""
+    return ("Rank intervals come from the bootstrap one model at a time, with no correction "
+            "over the pairs, so they can be narrower than what the tests tell apart: the tests "
+            f"cannot separate {'; '.join(found)}.")
+
+
 def leaderboard_statement(doc: dict) -> str:
-    """The statement for a ``leaderboard`` document: the leader, the ties, the correction.
+    """The statement for a ``leaderboard`` document: the leader, the places the data cannot
+    separate, the correction.
 
     A pure function of the document, so every renderer shows the same words.
     """
@@ -98,11 +131,15 @@ def leaderboard_statement(doc: dict) -> str:
     sentences = [
         f"On this {fmt.count(doc['n_items'])}-question evaluation set, "
         f"{len(doc['models'])} models answered the same questions. {leader['name']} is first "
-        f"with {fmt.value(leader['mean'], score_type, digits)}{unit} ({fmt.level(level)} CI {ends}, "
-        f"{_METHOD_WORDS.get(interval['method'], interval['method'])}); it scores highest in {_share(leader['p_best'])} of "
+        f"with {fmt.value(leader['mean'], score_type, digits)}{unit} ({fmt.level(level)} CI "
+        f"{ends}, {method_name(interval['method'])}); it scores highest in "
+        f"{_share(leader['p_best'])} of "
         f"{fmt.count(doc['settings']['n_resamples'])} bootstrap resamples of the questions, "
         f"and its {fmt.level(level)} rank interval is {ranks}.",
-        _ties_sentence(doc)]
+        _separation_sentence(doc)]
+    narrower = _narrower_ranks(doc)
+    if narrower:
+        sentences.append(narrower)
     correction = doc["correction"]
     alpha, n_tests = correction["alpha"], correction["n_tests"]
     adjusted = sum(p["p_adjusted"] < alpha for p in doc["pairs"])
@@ -205,8 +242,8 @@ def _titles(doc: dict) -> tuple[str, str]:
     correction = doc["correction"]
     family = "against the baseline " + doc["baseline"] if doc["baseline"] is not None \
         else "all pairs"
-    return (f"Leaderboard ({level} intervals, {units}; rank 1 = best, ties share the "
-            f"smallest rank; a letter marks places the data cannot separate)",
+    return (f"Leaderboard ({level} intervals, {units}; rank 1 = best, equal means share the "
+            f"smallest rank; models sharing a letter cannot be separated)",
             f"Pairs, paired on the same questions ({family}; p-values {correction['method']}-"
             f"adjusted over {fmt.count(correction['n_tests'])} "
             f"test{'' if correction['n_tests'] == 1 else 's'}, separated when below "
