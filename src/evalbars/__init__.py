@@ -21,6 +21,7 @@ _LAZY = {
     "seeds": ("analyses.seeds", "seeds"),
     "passk": ("analyses.passk", "passk"),
     "gate": ("analyses.gate", "gate"),
+    "monitor": ("analyses.monitor", "monitor"),
     "load": ("io.ingest", "load"),
     "ItemScores": ("io.item_scores", "ItemScores"),
     "EvalbarsError": ("core.errors", "EvalbarsError"),

@@ -160,8 +160,8 @@ def test_a_bare_evalbars_prints_the_help(capsys):
 def test_commands_are_listed_in_the_order_a_user_meets_them():
     commands = build_parser()._subparsers._group_actions[0]
     assert [action.dest for action in commands._choices_actions] == [
-        "ci", "compare", "gate", "leaderboard", "select", "seeds", "ablation", "passk", "power",
-        "report", "plot", "simulate", "playground"]
+        "ci", "compare", "gate", "monitor", "leaderboard", "select", "seeds", "ablation", "passk",
+        "power", "report", "plot", "simulate", "playground"]
 
 
 @pytest.mark.parametrize("command", ["ci", "compare", "gate"])

@@ -9,18 +9,31 @@ margin M at one-sided level alpha (the lower end of the (1 - 2 alpha) interval):
 - ``inconclusive`` (exit 3): the data cannot tell; the result says about how many
   questions would decide it.
 
+With ``sequential=True`` the decision comes from :func:`evalbars.monitor` instead, at
+level ``1 - alpha`` two-sided: ``pass`` at the first look where the always-valid sequence
+lies above ``-M``, ``fail`` at the first where it lies below zero. The sequence covers the
+true gap at every look at once, so re-running the gate on every commit as results
+accumulate (in the same order) keeps each error rate at most alpha (a false fail needs the
+sequence to miss a gap of zero or more, a false pass to miss one of ``-M`` or less); once
+a look decides, later runs report that same look.
+
 :func:`gate` is ``evalbars.gate``.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Sequence
 
+import numpy as np
+
 from ..core.document import json_safe
+from ..core.errors import EvalbarsError
 from ..io.inputs import pair_names, takes_load_options
 from ..report import format as fmt
 from ..report.notebook import NotebookMixin
 from ..stats.equivalence import INTERVAL_WORDS
+from .monitor_results import MonitorResult
 from .results import CompareResult
 
 EXIT_STATUS = {"pass": 0, "fail": 1, "inconclusive": 3}
@@ -28,11 +41,12 @@ EXIT_STATUS = {"pass": 0, "fail": 1, "inconclusive": 3}
 
 @dataclass(frozen=True, slots=True, repr=False)
 class GateResult(NotebookMixin):
-    """The gate's decision, its one-line message, and the comparison it rests on."""
+    """The gate's decision, its one-line message, and the comparison it rests on: a
+    :class:`CompareResult`, or with ``sequential=True`` a :class:`MonitorResult`."""
 
     decision: str
     message: str
-    comparison: CompareResult
+    comparison: CompareResult | MonitorResult
 
     @property
     def exit_status(self) -> int:
@@ -40,6 +54,8 @@ class GateResult(NotebookMixin):
         return EXIT_STATUS[self.decision]
 
     def to_dict(self) -> dict:
+        if isinstance(self.comparison, MonitorResult):
+            return self._sequential_dict()
         comparison = self.comparison.to_dict()
         return json_safe({
             "schema_version": comparison["schema_version"],
@@ -56,6 +72,48 @@ class GateResult(NotebookMixin):
             "warnings": comparison["warnings"],
             "provenance": comparison["provenance"],
         })
+
+
+    def _sequential_dict(self) -> dict:
+        doc = self.comparison.to_dict()
+        at = doc["stopped"] or doc["last"]
+        return {
+            "schema_version": doc["schema_version"], "kind": "gate", "sequential": True,
+            "decision": self.decision, "exit_status": self.exit_status,
+            "message": self.message, "baseline": doc["a"], "candidate": doc["b"],
+            "max_regression": doc["settings"]["margin"], "estimate": at["estimate"],
+            "monitor": doc, "warnings": doc["warnings"], "provenance": doc["provenance"]}
+
+
+def _decide_sequential(result: MonitorResult,
+                       max_regression: float) -> tuple[str, str, MonitorResult]:
+    """pass / fail at the first look that decides, else inconclusive (see the module), and
+    the monitor's record with that decision and stop."""
+    a, b, unit = result.a, result.b, result.unit
+    fails = result.high < 0.0
+    passes = result.low > -max_regression
+    decided = np.flatnonzero(passes | fails)
+    k = int(decided[0]) if decided.size else len(result.looks) - 1
+    stop = int(decided[0]) if decided.size else None
+    marked = dataclasses.replace(result, stop=stop, decision="keep-going" if stop is None else
+                                 "not-worse" if passes[k] else "a-better")
+    score_type = result.score_type
+    digits = fmt.decimals_for(score_type, float(result.high[k] - result.low[k]))
+    points = " points" if score_type == "binary" else ""
+    show = lambda x: fmt.value(float(x), score_type, digits, sign=True)  # noqa: E731
+    facts = (f"{b} \u2212 {a} = {show(result.estimate[k])}{points} "
+             f"({fmt.level(result.confidence_level)} always-valid CS {show(result.low[k])} "
+             f"to {show(result.high[k])}, after {fmt.count(int(result.looks[k]))} {unit}s, "
+             f"last {result.ids[k]})")
+    margin = fmt.value(max_regression, score_type, digits)
+    if decided.size and passes[k]:
+        return "pass", (f"PASS (sequential): {b} does not regress by more than "
+                        f"{margin}{points}: {facts}"), marked
+    if decided.size:
+        return "fail", f"FAIL (sequential): {b} regresses against {a}: {facts}", marked
+    return "inconclusive", (f"INCONCLUSIVE (sequential): cannot rule out a regression of "
+                            f"more than {margin}{points} yet: {facts}; add results and run "
+                            "it again"), marked
 
 
 def _decide(comparison: CompareResult) -> tuple[str, str]:
@@ -84,6 +142,7 @@ def _decide(comparison: CompareResult) -> tuple[str, str]:
 def gate(data, data2=None, *, baseline: str | None = None, candidate: str | None = None,
          models: Sequence[str] | None = None, max_regression: float, alpha: float = 0.05,
          n_resamples: int = 10_000, seed: int = 0, progress: bool = False,
+         sequential: bool = False, order: str | None = None, every: int = 1,
          **load_options) -> GateResult:
     """Decide whether ``candidate`` regresses against ``baseline`` beyond ``max_regression``.
 
@@ -95,6 +154,10 @@ def gate(data, data2=None, *, baseline: str | None = None, candidate: str | None
     are compare's. ``models=[baseline, candidate]`` is the same as ``baseline=``,
     ``candidate=``; with two inputs, they name them (data the baseline).
 
+    ``sequential=True`` decides with :func:`evalbars.monitor` (one table; ``order`` and
+    ``every`` are the monitor's; ``n_resamples`` and ``seed`` are not used): safe to re-run
+    as results accumulate. See the module's docstring.
+
     Examples
     --------
     >>> import evalbars
@@ -102,14 +165,28 @@ def gate(data, data2=None, *, baseline: str | None = None, candidate: str | None
     ...                   max_regression=0.01, n_resamples=1000)
     >>> g.decision, g.exit_status
     ('pass', 0)
+    >>> g = evalbars.gate("examples/lesson_pair.csv", baseline="model_a", candidate="model_b",
+    ...                   max_regression=0.01, sequential=True)
+    >>> g.decision, g.comparison.stopped_at, g.comparison.decision
+    ('pass', 419, 'not-worse')
     """
     from .compare import compare
 
     if not 0.0 < alpha < 0.5:
-        from ..core.errors import EvalbarsError
-
         raise EvalbarsError(f"alpha must be between 0 and 0.5, got {alpha!r}")
     baseline, candidate = pair_names(models, baseline, candidate, ("baseline", "candidate"))
+    if sequential:
+        if data2 is not None:
+            raise EvalbarsError("gate --sequential reads one results table (the order "
+                                "results came in is read from it), not two files")
+        from .monitor import monitor
+
+        result = monitor(data, a=baseline, b=candidate, order=order, margin=max_regression,
+                         every=every, confidence_level=1.0 - alpha, **load_options)
+        return GateResult(*_decide_sequential(result, max_regression))
+    if order is not None or every != 1:
+        raise EvalbarsError("order and every (--order, --every) are settings of the "
+                            "sequential gate; add sequential=True (--sequential)")
     comparison = compare(data, data2, a=baseline, b=candidate, margin=max_regression,
                          confidence_level=1.0 - alpha, n_resamples=n_resamples, seed=seed,
                          progress=progress, **load_options)

@@ -22,8 +22,8 @@ EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 
 
-COMMAND_ORDER = ("scores", "gate", "leaderboard", "select", "seeds", "ablation", "passk",
-                 "power", "report", "plot", "simulate", "playground")
+COMMAND_ORDER = ("scores", "gate", "monitor", "leaderboard", "select", "seeds", "ablation",
+                 "passk", "power", "report", "plot", "simulate", "playground")
 """The command modules in the order a user meets them, which is the order of the command
 list in ``evalbars --help`` (scores holds ci and compare); a module not named here comes
 after them, in alphabetical order."""
@@ -142,7 +142,9 @@ def main(argv: list[str] | None = None) -> int:
         print("evalbars: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except EvalbarsError as error:
-        print(f"evalbars: error: {error}", file=sys.stderr)
+        from ._hints import for_command
+
+        print(f"evalbars: error: {for_command(str(error), parser, args)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as error:  # a file the command writes or reads: a folder, no permission
         print(f"evalbars: error: {_os_error(error)}", file=sys.stderr)

@@ -11,7 +11,8 @@ def _run(args: argparse.Namespace) -> dict:
 
     return gate(args.data, args.data2, baseline=args.baseline, candidate=args.candidate,
                 max_regression=args.max_regression, alpha=args.alpha,
-                n_resamples=args.n_resamples, seed=args.seed, progress=True,
+                n_resamples=args.n_resamples, seed=args.seed, progress=not args.sequential,
+                sequential=args.sequential, order=args.order, every=args.every,
                 **load_options(args)).to_dict()
 
 
@@ -32,5 +33,15 @@ def register(commands) -> None:
                       help="largest acceptable loss, a fraction (0.01 = 1 point)")
     gate.add_argument("--alpha", type=float, default=0.05,
                       help="one-sided level of the non-inferiority test (default: 0.05)")
+    sequential = gate.add_argument_group("sequential (safe to re-run as results accumulate)")
+    sequential.add_argument("--sequential", action="store_true",
+                            help="decide with an always-valid sequence (evalbars monitor): "
+                                 "the false-alarm rate stays at --alpha however often the "
+                                 "gate runs on the growing results (docs/monitor.md)")
+    sequential.add_argument("--order", metavar="COL",
+                            help="with --sequential: column giving the order results came in "
+                                 "(default: file order)")
+    sequential.add_argument("--every", type=int, default=1, metavar="N",
+                            help="with --sequential: questions between looks (default: 1)")
     add_settings(gate, confidence_level=False)
     gate.set_defaults(handler=_run, exit_status=lambda doc: doc["exit_status"])

@@ -34,6 +34,11 @@ PLOTS = {
                  "baseline and each variant's drop from the full system: an ablation "
                  "document (evalbars ablation ... --format json).",
                  "evalbars plot ablation --from-json ablation.json -o ablation.png"),
+    "monitor": ("the always-valid sequence of the gap as results came in",
+                "The gap B - A and its always-valid confidence sequence at every look, with "
+                "the margin and where it stopped: monitor on DATA (its options), or a "
+                "monitor or sequential gate document.",
+                "evalbars plot monitor examples/lesson_pair.csv --every 10 -o monitor.png"),
 }
 """name -> (help, description, example)."""
 
@@ -77,6 +82,10 @@ def _run(name: str, args: argparse.Namespace) -> dict:
         return document(args)
     if name == "ablation":
         return read_document(args.from_json)
+    if name == "monitor":
+        from .monitor import document
+
+        return document(args)
     kind = {"forest": "ci", "gap": "compare", "leaderboard": "leaderboard"}[name]
     return source_document(args, kind)
 
@@ -88,6 +97,8 @@ def _draw(name: str, args: argparse.Namespace, doc: dict, path: str) -> None:
 
     if name == "power":
         figure = plots.power(doc, gaps=args.gaps)
+    elif name == "monitor":
+        figure = plots.monitor(doc)
     else:
         figure = getattr(plots, name)(doc, method=args.method)
     plots.save(figure, path)
@@ -140,6 +151,11 @@ def register(commands) -> None:
                                   "two-level-bootstrap")
             add_arguments(sub, from_json=True)
             add_settings(sub)
+        elif name == "monitor":
+            from .monitor import add_arguments
+
+            add_arguments(sub, from_json=True)
+            add_format(sub.add_argument_group("settings"))
         elif name == "ablation":
             sub.add_argument("--from-json", required=True, metavar="FILE",
                              help="a saved ablation document (evalbars ablation ... "

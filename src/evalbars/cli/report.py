@@ -68,6 +68,22 @@ def read_document(path: str) -> dict:
     return doc
 
 
+def saved_document(args: argparse.Namespace) -> dict | None:
+    """The document of --from-json when it is given, else None (DATA is to be run).
+
+    Refuses both DATA and --from-json, and neither.
+    """
+    from ..core.errors import EvalbarsError
+
+    if getattr(args, "from_json", None) is not None:
+        if args.data is not None:
+            raise EvalbarsError("give DATA or --from-json FILE, not both")
+        return read_document(args.from_json)
+    if args.data is None:
+        raise EvalbarsError("give a results file DATA, or --from-json FILE")
+    return None
+
+
 def source_document(args: argparse.Namespace, kind: str) -> dict:
     """The document to write: read from --from-json, or ``kind`` run on DATA.
 
@@ -76,12 +92,9 @@ def source_document(args: argparse.Namespace, kind: str) -> dict:
     """
     from ..core.errors import EvalbarsError
 
-    if args.from_json is not None:
-        if args.data is not None:
-            raise EvalbarsError("give DATA or --from-json FILE, not both")
-        return read_document(args.from_json)
-    if args.data is None:
-        raise EvalbarsError("give a results file DATA, or --from-json FILE")
+    saved = saved_document(args)
+    if saved is not None:
+        return saved
     from ..analyses import compare as api
     from ..io.inputs import read_scores
 

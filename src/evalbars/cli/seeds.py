@@ -18,16 +18,11 @@ def document(args: argparse.Namespace) -> dict:
     ``evalbars plot seeds`` uses it too (with --from-json, see :func:`add_arguments`).
     """
     from ..analyses.seeds import seeds
-    from ..core.errors import EvalbarsError
+    from .report import saved_document
 
-    if getattr(args, "from_json", None) is not None:
-        if args.data is not None:
-            raise EvalbarsError("give DATA or --from-json FILE, not both")
-        from .report import read_document
-
-        return read_document(args.from_json)
-    if args.data is None:
-        raise EvalbarsError("give a results file DATA, or --from-json FILE")
+    saved = saved_document(args)
+    if saved is not None:
+        return saved
     return seeds(args.data, args.data2, a=args.a, b=args.b, **load_options(args),
                  **analysis_settings(args, progress=False)).to_dict()
 

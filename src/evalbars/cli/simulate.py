@@ -25,6 +25,10 @@ _OPTIONS = {
     "threshold": dict(type=float, metavar="T", help="apparent gap asked about (0.008 = 0.8 "
                                                     "points)"),
     "every": dict(type=int, metavar="M", help="questions between looks"),
+    "gain": dict(type=float, metavar="G", help="true gap B - A of the power part, a fraction "
+                                               "(0.02 = 2 points)"),
+    "plan": dict(type=int, metavar="N", help="questions the monitor is tuned to (evalbars "
+                                             "monitor --plan; default: --n)"),
     "candidates": dict(type=int, metavar="K", help="null candidates tried against the "
                                                    "baseline"),
     "clusters": dict(type=int, metavar="G", help="independent clusters (documents)"),
@@ -91,9 +95,10 @@ SIMULATIONS = {
         "checking as results come in and stopping at the first p < alpha",
         "Two identical models, tested (exact McNemar) after every --every questions up "
         "to --n, stopping at the first p < alpha: false positives against one test at "
-        "the end.",
+        "the end and against the always-valid monitor (evalbars monitor); then a real "
+        "--gain: the monitor's power against one test at --n.",
         "evalbars simulate peeking --n 1000 --every 50",
-        {"n": 1000, "every": 50, **_PAIR, **_RUN}),
+        {"n": 1000, "every": 50, **_PAIR, "gain": 0.02, "plan": None, **_RUN}),
     "wrong-unit": (
         "bootstrapping answers (or questions) instead of questions (or clusters)",
         "Coverage and width of the percentile bootstrap interval when resampling the "

@@ -20,7 +20,8 @@ def frame_rows(doc: dict) -> list[dict]:
 
     Documents with intervals give one row per (quantity, method), as
     :func:`evalbars.report.estimates.estimates`; a ``power`` document one row for its
-    solution and one per grid row; a ``simulate`` document one row per rate.
+    solution and one per grid row; a ``simulate`` document one row per rate; a ``monitor``
+    document one row per look (``n``, ``id``, ``estimate``, ``low``, ``high``, ``e_value``).
 
     Examples
     --------
@@ -35,6 +36,9 @@ def frame_rows(doc: dict) -> list[dict]:
     if kind == "simulate":
         return [{"rate": name, "value": rate.get("rate", rate.get("mean")),
                  "mc_error": rate.get("mc_error")} for name, rate in doc["rates"].items()]
+    if kind == "monitor":  # one row per look of the sequence
+        path = doc["path"]
+        return [dict(zip(path, values)) for values in zip(*path.values())]
     rows = estimates(doc)
     if not rows:
         raise EvalbarsError(f"to_frame() has no table for documents of kind {kind!r}")

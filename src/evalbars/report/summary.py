@@ -123,6 +123,8 @@ def _ablation(doc: dict) -> str:
 
 
 def _gate(doc: dict) -> str:
+    if doc.get("sequential"):
+        return f"{doc['decision']} (sequential), {_monitor(doc['monitor'])}"
     comparison = doc["comparison"]
     eq = doc["equivalence"]
     interval = {"low": eq["interval"]["low"], "high": eq["interval"]["high"]}
@@ -165,9 +167,18 @@ def _simulate(doc: dict) -> str:
             f"{_more(rates, len(rates))}")
 
 
+def _monitor(doc: dict) -> str:
+    at = doc["stopped"] or doc["last"]
+    shown = {**doc, "settings": {"confidence_level": doc["settings"]["confidence_level"]}}
+    gap = _with_interval(shown, at["estimate"], at, gap=True)
+    when = "stopped at" if doc["stopped"] else "after"
+    return (f"{_name(doc['b'])} - {_name(doc['a'])} {gap}, {doc['decision']} {when} "
+            f"{fmt.count(at['n'])} {doc['unit']}{'' if at['n'] == 1 else 's'}")
+
+
 _HEADLINES = {
     "ci": _ci, "compare": _compare, "leaderboard": _leaderboard,
     "bradley-terry": _bradley_terry, "select": _select, "seeds": _seeds,
     "ablation": _ablation, "gate": _gate, "passk": _passk, "power": _power,
-    "simulate": _simulate,
+    "simulate": _simulate, "monitor": _monitor,
 }

@@ -9,7 +9,7 @@ fractions: 0.008 is 0.8 points, 0.7 is 70%.
 ``fake_pair``       one results file of two models on the same questions
 ``aa``              two identical models: how often they look different
 ``power``           how often each test finds a real gap
-``peeking``         checking as results come in and stopping at the first p < alpha
+``peeking``         the first p < alpha as results come in, and the monitor
 ``wrong_unit``      bootstrapping answers (or questions) instead of questions (clusters)
 ``winners_curse``   the best of many null candidates, then confirmed on fresh questions
 ``clustering``      naive against clustered intervals for clustered questions
@@ -33,7 +33,8 @@ from ._coverage import coverage
 from ._pairs import disagreement_from_correlation
 from ._result import FakePair, Rate, Simulation
 from .paired import TESTS, aa, fake_pair, misaligned, power
-from .selection import peeking, winners_curse
+from .peeking import peeking
+from .selection import winners_curse
 from .units import MODES, clustering, wrong_unit
 
 SIMULATIONS = {

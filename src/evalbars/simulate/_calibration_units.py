@@ -16,7 +16,7 @@ from scipy import special
 from ..core.types import Interval
 from ..stats import bootstrap, cluster_resampling, clustering, intervals, significance
 from ..stats.exact_coverage import covers
-from ..stats.pass_at_k import pass_at_k
+from ..stats.pass_at_k import pass_at_k, pass_hat_k
 from ._calibration_mc import Estimate, Run, share
 from .units import _unit_counts
 
@@ -35,8 +35,10 @@ SPREAD = 1.0
 problems (almost) always or (almost) never solved."""
 
 PASSK_K: tuple[int, ...] = (1, 5, 10)
-PASSK_METHODS: tuple[str, ...] = tuple(f"pass@{k}" for k in PASSK_K)
-"""pass@k intervals (percentile bootstrap over questions, as ``evalbars passk``)."""
+PASSK_METHODS: tuple[str, ...] = tuple(f"pass@{k}" for k in PASSK_K) + tuple(
+    f"pass^{k}" for k in PASSK_K if k > 1)
+"""pass@k and pass^k intervals (percentile bootstrap over questions, as ``evalbars passk``;
+pass^1 is pass@1)."""
 
 
 def _items(counts: np.ndarray, per_cluster: int) -> np.ndarray:
@@ -112,20 +114,33 @@ def true_pass_at_k(p: float, k: int) -> float:
     return 1.0 - float(np.prod([(b + j) / (a + b + j) for j in range(k)]))
 
 
+def true_pass_hat_k(p: float, k: int) -> float:
+    """pass^k of the population: ``E[theta^k]`` for theta ~ Beta(a, b), which is
+    ``prod_{j<k} (a + j) / (a + b + j)``."""
+    a, b = p * SPREAD, (1.0 - p) * SPREAD
+    return float(np.prod([(a + j) / (a + b + j) for j in range(k)]))
+
+
 def passk_coverage(cell: dict, methods: tuple[str, ...], run: Run) -> dict[str, Estimate]:
-    """Coverage of the pass@k intervals of ``evalbars passk``: n questions with
-    :data:`ANSWERS` sampled answers each, mean pass rate p."""
+    """Coverage of the pass@k and pass^k intervals of ``evalbars passk``: n questions with
+    :data:`ANSWERS` sampled answers each, mean pass rate p. pass^k's columns come after
+    pass@k's in one bootstrap of the same datasets."""
     wanted = [method for method in PASSK_METHODS if method in methods]
     if not wanted:
         return {}
-    ks = np.array([int(method.split("@")[1]) for method in wanted])
-    truth = np.array([true_pass_at_k(cell["p"], k) for k in ks])
+    at = [m for m in wanted if "@" in m]
+    wanted = at + [m for m in wanted if "^" in m]
+    ks = np.array([int(method[5:]) for method in wanted])
+    hat = np.array(["^" in method for method in wanted])
+    truth = np.array([true_pass_hat_k(cell["p"], k) if h else true_pass_at_k(cell["p"], k)
+                      for k, h in zip(ks, hat)])
     n, rng = cell["n"], run.rng()
     hits = np.zeros((run.datasets, len(wanted)), dtype=bool)
     for j in range(run.datasets):
         theta = rng.beta(cell["p"] * SPREAD, (1.0 - cell["p"]) * SPREAD, size=n)
         passed = rng.binomial(ANSWERS, theta)
-        x = pass_at_k(ANSWERS, passed[:, None], ks[None, :])
+        x = np.where(hat[None, :], pass_hat_k(ANSWERS, passed[:, None], ks[None, :]),
+                     pass_at_k(ANSWERS, passed[:, None], ks[None, :]))
         replicates = bootstrap.bootstrap_means(x, n_resamples=run.n_resamples,
                                                seed=run.resample_seed(j))
         for i in range(len(wanted)):

@@ -1,75 +1,13 @@
-"""Many looks and many tries: stopping at the first significant peek, and picking the
-best of many candidates on the same questions.
-"""
+"""Many tries: picking the best of many candidates on the same questions."""
 from __future__ import annotations
 
 import numpy as np
 
-from ..core.errors import EvalbarsError
 from ._pairs import at_least, check_count, check_run, mcnemar_exact_p, pair_spec
 from ._result import Simulation, average, run_experiments, share
 
 ONE_POINT = 0.01
 """The selected gain asked about in ``selected_gain_at_least_1pt``."""
-
-
-def peeking(*, n: int = 1000, every: int = 50, accuracy: float = 0.70,
-            disagreement: float | None = None, correlation: float | None = None,
-            alpha: float = 0.05, experiments: int = 20_000, seed: int = 0,
-            progress: bool = False) -> Simulation:
-    """Two identical models, checked after every ``every`` questions, stopping at the first
-    exact McNemar p < alpha: the false positive rate against one test at the end.
-
-    Parameters
-    ----------
-    n : int
-        Questions at the end (the last look is always at n).
-    every : int
-        Questions between looks, 1 to n.
-    accuracy, disagreement, correlation
-        As in :func:`fake_pair`; the true gap is 0.
-    alpha, experiments, seed, progress
-        As in :func:`aa` (stream ``"simulate:peeking"``).
-
-    Returns
-    -------
-    Simulation
-        ``false_positive_peeking`` (some look had p < alpha) and ``false_positive_once``
-        (the look at n had p < alpha).
-
-    Notes
-    -----
-    The counts added between looks are independent multinomials, so one experiment is
-    one multinomial draw per look, accumulated.
-
-    Examples
-    --------
-    >>> from evalbars.simulate import peeking
-    >>> r = peeking(experiments=2000, seed=1)
-    >>> r.rate("false_positive_peeking").value > 2 * r.rate("false_positive_once").value
-    True
-    """
-    spec = pair_spec(accuracy, 0.0, disagreement, correlation)
-    n = check_count(n, "n", 2)
-    every = check_count(every, "every", 1)
-    if every > n:
-        raise EvalbarsError(f"every must be at most n={n} (questions between looks); "
-                            f"got {every}")
-    experiments, seed, alpha = check_run(experiments, seed, alpha)
-    looks = np.append(np.arange(every, n, every), n)
-    steps = np.diff(looks, prepend=0)
-
-    def draw(rng: np.random.Generator, size: int) -> np.ndarray:
-        counts = rng.multinomial(steps, spec.probabilities, size=(size, steps.size)).cumsum(1)
-        significant = mcnemar_exact_p(counts[..., 1], counts[..., 2]) < alpha
-        return np.column_stack([significant.any(axis=1), significant[:, -1]])
-
-    out = run_experiments("peeking", experiments, seed, 2, draw, 4 * steps.size, progress) > 0.5
-    settings = {"n": n, "every": every, "looks": int(steps.size), **spec.settings(),
-                "alpha": alpha, "test": "mcnemar-exact"}
-    return Simulation("peeking", settings, experiments, seed,
-                      (share("false_positive_peeking", out[:, 0]),
-                       share("false_positive_once", out[:, 1])))
 
 
 def winners_curse(*, candidates: int = 20, n: int = 500, accuracy: float = 0.70,

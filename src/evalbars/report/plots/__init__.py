@@ -11,6 +11,7 @@ window): save it with :func:`save` or ``figure.savefig``; a notebook shows it as
 - :func:`leaderboard`: scores in rank order beside each model's rank interval;
 - :func:`power`: power against the number of questions for a few gaps (``power``);
 - :func:`ablation` and :func:`seeds`: the figures of ``ablation`` and ``seeds`` documents;
+- :func:`monitor`: the always-valid sequence of the gap, look by look (``monitor``);
 - :func:`plot`: the natural figure of any of those documents.
 
 Scores of 0/1 data are drawn in percent and gaps in points; every axis states the
@@ -29,16 +30,17 @@ from ...core.errors import EvalbarsError
 from ..power_curves import power_curves
 from .ablation import ablation
 from .drawing import FORMATS, save
+from .monitor import monitor
 from .power import power
 from .scores import forest, gap, leaderboard
 from .seeds import seeds
 
-__all__ = ["ablation", "forest", "gap", "leaderboard", "plot", "power", "power_curves", "save",
-           "seeds", "FORMATS"]
+__all__ = ["ablation", "forest", "gap", "leaderboard", "monitor", "plot", "power", "power_curves",
+           "save", "seeds", "FORMATS"]
 
 _NATURAL = {"ci": forest, "compare": gap, "gate": gap, "leaderboard": leaderboard,
             "passk": forest, "bradley-terry": forest, "power": power, "ablation": ablation,
-            "seeds": seeds}
+            "seeds": seeds, "monitor": monitor}
 
 
 def plot(doc: dict, **options):

@@ -38,6 +38,10 @@ LABELS = {
     "sign-flip": ("sign-flip p < {alpha} (for 0/1 scores, same as McNemar)", "pct"),
     "false_positive_peeking": ("p < {alpha} at some look ({looks} looks, stop there)", "pct"),
     "false_positive_once": ("p < {alpha} at n = {n} (one test at the end)", "pct"),
+    "false_positive_monitor": ("the monitor stops at some look", "pct"),
+    "power_once": ("real gain: p < {alpha} at n = {n}", "pct"),
+    "power_monitor": ("real gain: the monitor stops by n = {n}", "pct"),
+    "questions_monitor": ("real gain: questions until it stops (mean)", "number"),
     "coverage_wrong_unit": ("coverage, resampling {wrong_unit}s", "pct"),
     "width_wrong_unit": ("mean width, resampling {wrong_unit}s", "width"),
     "coverage_right_unit": ("coverage, resampling {right_unit}s", "pct"),
@@ -105,7 +109,7 @@ def _settings_line(doc: dict) -> str:
             continue
         if key in ("accuracy", "disagreement"):
             shown = f"{100 * value:.4g}%"
-        elif key in ("gap", "threshold"):
+        elif key in ("gap", "threshold", "gain"):
             shown = f"{100 * value:.4g} points".replace("-", "\u2212")
         elif isinstance(value, float):
             shown = f"{value:.4g}"
@@ -168,7 +172,10 @@ def _reading(doc: dict) -> str:
                 f"experiments, comparing bars in {v('bars_do_not_overlap', 'pct')}.")
     if name == "peeking":
         return (f"Peeking {s['looks']} times turns {v('false_positive_once', 'pct')} false "
-                f"positives into {v('false_positive_peeking', 'pct')}.")
+                f"positives into {v('false_positive_peeking', 'pct')}; the monitor keeps "
+                f"them at {v('false_positive_monitor', 'pct')}, and finds a real "
+                f"{_number(s['gain'], 'points')} in {v('power_monitor', 'pct')} of "
+                f"experiments against {v('power_once', 'pct')} for one test at n.")
     if name == "wrong-unit":
         return (f"Resampling {s['wrong_unit']}s covers the truth in "
                 f"{v('coverage_wrong_unit', 'pct')} of experiments; resampling "
