@@ -350,3 +350,96 @@ def test_docs_console_examples_run(capsys, block):
     if expected:  # all but the footer, which carries the version
         assert out.splitlines()[:-1] == expected[:-1]
         assert out.splitlines()[-1].startswith(expected[-1].rsplit("evalbars", 1)[0])
+
+
+# --- pass^k beside pass@k -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def with_hat():
+    return passk(EXAMPLE, sample="sample", n_resamples=2000, pass_hat_k=True)
+
+
+def test_pass_hat_k_is_the_mean_of_tau_bench_per_question_values(with_hat):
+    # tau-bench (Yao et al. 2024): pass^k = mean over tasks of C(c, k) / C(n, k) (math.comb).
+    frame = answers_frame()
+    for name in ("small", "large"):
+        counts = frame[frame.model == name].groupby("question_id").correct.agg(["count", "sum"])
+        for row in with_hat.model(name).pass_hat_k:
+            per_question = [math.comb(c, row.k) / math.comb(n, row.k)
+                            for n, c in counts.itertuples(index=False)]
+            assert row.estimate == pytest.approx(np.mean(per_question), rel=1e-12)
+            plug_in = np.mean([(c / n) ** row.k for n, c in counts.itertuples(index=False)])
+            assert row.shortcut == pytest.approx(plug_in, rel=1e-12)
+        assert with_hat.model(name).hat(1).estimate == pytest.approx(
+            with_hat.model(name).at(1).estimate, rel=1e-15)  # pass^1 = pass@1 = the pass rate
+
+
+def test_pass_hat_k_interval_is_the_bootstrap_of_the_per_question_values(with_hat):
+    # The same resamples as pass@k: bootstrap_means with the model's stream passk:NAME.
+    frame = answers_frame()
+    counts = frame[frame.model == "large"].groupby("question_id").correct.agg(["count", "sum"])
+    x = np.array([[math.comb(c, k) / math.comb(n, k) for k in (1, 5, 10)]
+                  for n, c in counts.itertuples(index=False)])
+    replicates = bootstrap_means(x, n_resamples=2000, seed=child_seed(0, "passk:large"))
+    for column, row in zip(replicates.T, with_hat.model("large").pass_hat_k):
+        interval = percentile_interval(column, method="percentile", confidence_level=0.95)
+        assert (row.low, row.high) == pytest.approx((interval.low, interval.high), abs=1e-12)
+
+
+def test_pass_hat_k_changes_nothing_of_pass_at_k(example, with_hat):
+    plain, doc = example.to_dict(), with_hat.to_dict()
+    for key in ("difference", "a", "b"):
+        assert doc[key] == plain[key]
+    for model, other in zip(doc["models"], plain["models"]):
+        assert model["pass_at_k"] == other["pass_at_k"]
+    assert "pass_hat_k" not in plain["models"][0] and "difference_pass_hat_k" not in plain
+    assert doc["settings"]["shortcut_pass_hat_k"] == "(c/n)^k"
+    assert set(doc["models"][0]["pass_hat_k"][0]) == {"k", "estimate", "low", "high", "shortcut"}
+    assert "pass^5" in doc["statement"] and "all k tries pass" in doc["statement"]
+
+
+def test_pass_hat_k_gap_is_paired_and_flips_with_the_pair(with_hat):
+    swapped = passk(EXAMPLE, sample="sample", a="large", b="small", n_resamples=2000,
+                    pass_hat_k=True)
+    for gap, other in zip(with_hat.difference_pass_hat_k, swapped.difference_pass_hat_k):
+        est_b = with_hat.model("large").hat(gap.k).estimate
+        est_a = with_hat.model("small").hat(gap.k).estimate
+        assert gap.estimate == pytest.approx(est_b - est_a, abs=1e-12)
+        assert (other.estimate, other.low, other.high) == (-gap.estimate, -gap.high, -gap.low)
+
+
+def test_pass_hat_k_must_be_a_bool():
+    with pytest.raises(EvalbarsError, match="pass_hat_k must be True or False; got 'yes'"):
+        passk(EXAMPLE, sample="sample", n_resamples=100, pass_hat_k="yes")
+
+
+def test_no_pass_hat_k_without_asking(example):
+    with pytest.raises(KeyError, match=r"no pass\^5"):
+        example.model("small").hat(5)
+
+
+def test_cli_pass_hat_k_json_equals_the_api_and_text_shows_it(capsys):
+    status, out, _ = run(capsys, "passk", EXAMPLE, "--sample", "sample", "--k", "1,5",
+                         "--pass-hat-k", "--n-resamples", "500", "--format", "json")
+    assert status == 0
+    api = passk(EXAMPLE, sample="sample", k=(1, 5), n_resamples=500, pass_hat_k=True).to_dict()
+    assert json.loads(out) == json.loads(json.dumps(api))
+    status, out, _ = run(capsys, "passk", EXAMPLE, "--sample", "sample", "--k", "1,5",
+                         "--pass-hat-k", "--n-resamples", "500")
+    assert status == 0
+    for piece in ("pass^k, all k tries pass", "Difference in pass^k, large \u2212 small"):
+        assert piece in out
+    status, out, _ = run(capsys, "passk", EXAMPLE, "--sample", "sample", "--k", "1,5",
+                         "--pass-hat-k", "--n-resamples", "500", "--format", "markdown")
+    assert status == 0 and "| model | k | pass^k | interval | shortcut (biased) |" in out
+
+
+def test_report_sections_show_pass_hat_k(with_hat):
+    from evalbars.report.files.sections import _passk_sections
+
+    sections = _passk_sections(with_hat.to_dict())
+    rows = sections[0].blocks[1].rows
+    assert [r[1] for r in rows if r[0] == "large"] == ["pass@1", "pass@5", "pass@10", "pass^1",
+                                                      "pass^5", "pass^10"]
+    assert [r[0] for r in sections[1].blocks[0].rows][3:] == ["pass^1", "pass^5", "pass^10"]

@@ -74,7 +74,7 @@ def test_plot_gives_the_natural_figure(compare_doc):
     pytest.importorskip("matplotlib")
     figure = Holder(compare_doc).plot()
     assert {line.get_gid() for ax in figure.axes for line in ax.get_lines()} >= {
-        "interval:paired", "interval:model_a"}
+        "interval:paired (bootstrap)", "interval:model_a"}
 
 
 def test_missing_pandas_names_the_extra(monkeypatch, compare_doc):

@@ -89,3 +89,17 @@ def test_every_model_is_read_for_sampled_answers(tmp_path):
     assert UNMEASURED not in r.statement
     assert "Each question was answered once by a and 3 times by b, and is scored by the " \
            "average of its answers" in r.statement
+
+
+def test_a_t_interval_past_100_percent_is_not_the_headline_as_it_is():
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[1] / "data" / "logs" / "promptfoo" / \
+        "results.json"
+    doc = evalbars.ci(path, n_resamples=300).to_dict()
+    head = doc["models"][0]["intervals"][0]
+    assert head["method"] == "t" and head["high"] > 1      # the document keeps it whole
+    statement = doc["statement"]
+    assert "155.0" not in statement and "\u2212" not in statement and "-76" not in statement
+    assert "mini scored 83.3% (95% CI 11.6 to 100.0, t, cut to the 0\u2013100% scale)" in statement
+    assert "openai:gpt-4o 66.7% (0.0 to 100.0, cut to the scale)" in statement

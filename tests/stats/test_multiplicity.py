@@ -1,4 +1,5 @@
-"""p-value adjustment: Holm, Bonferroni and Benjamini-Hochberg against statsmodels."""
+"""p-value adjustment: Holm, Bonferroni, Hochberg, Hommel, Benjamini-Hochberg and
+Benjamini-Yekutieli against statsmodels."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -8,7 +9,9 @@ from statsmodels.stats.multitest import multipletests
 from evalbars import EvalbarsError
 from evalbars.stats.multiplicity import METHODS, adjust, familywise_error
 
-STATSMODELS = {"holm": "holm", "bonferroni": "bonferroni", "benjamini-hochberg": "fdr_bh"}
+STATSMODELS = {"holm": "holm", "bonferroni": "bonferroni", "hochberg": "simes-hochberg",
+               "hommel": "hommel", "benjamini-hochberg": "fdr_bh",
+               "benjamini-yekutieli": "fdr_by"}
 """Our name -> statsmodels.stats.multitest.multipletests(p, method=...) name."""
 
 # A few values drawn often, so that ties (and p = 0, p = 1) are common.
@@ -18,6 +21,11 @@ P_VALUES = st.one_of(st.sampled_from([0.0, 0.001, 0.01, 0.02, 0.05, 0.5, 1.0]),
 
 def test_every_method_has_a_reference():
     assert set(STATSMODELS) == set(METHODS)
+
+
+def test_the_cli_offers_every_method():
+    from evalbars.cli._options import CORRECTIONS
+    assert CORRECTIONS == tuple(METHODS)
 
 
 @pytest.mark.parametrize("method", list(METHODS))
@@ -58,6 +66,48 @@ def test_holm_never_exceeds_bonferroni_and_bh_never_exceeds_holm():
     assert np.all(adjust(p, method="benjamini-hochberg") <= holm)
 
 
+def test_step_up_and_closed_tests_are_at_least_as_powerful_as_holm():
+    p = np.random.default_rng(4).random(50) ** 3
+    holm, hochberg = adjust(p, method="holm"), adjust(p, method="hochberg")
+    assert np.all(hochberg <= holm)
+    assert np.all(adjust(p, method="hommel") <= hochberg + 1e-15)  # k p / j rounding
+    assert np.all(adjust(p, method="benjamini-yekutieli") >= adjust(p, method="benjamini-hochberg"))
+
+
+# statsmodels 0.15.0: multipletests(P, method=M)[1] for the vectors below, printed with
+# repr(); ties, a p of exactly 1 and a single test included.
+FIXED = {
+    (0.01, 0.04, 0.03, 0.20): {
+        "hochberg": [0.04, 0.08, 0.08, 0.2],
+        "hommel": [0.04, 0.08, 0.06, 0.2],
+        "benjamini-yekutieli": [0.08333333333333331, 0.1111111111111111,
+                                0.1111111111111111, 0.41666666666666663]},
+    (0.02, 0.02, 0.02, 1.0, 1.0): {
+        "hochberg": [0.06, 0.06, 0.06, 1.0, 1.0],
+        "hommel": [0.06, 0.06, 0.06, 1.0, 1.0],
+        "benjamini-yekutieli": [0.07611111111111112] * 3 + [1.0, 1.0]},
+    (0.3,): {"hochberg": [0.3], "hommel": [0.3], "benjamini-yekutieli": [0.3]},
+    (0.001, 0.012, 0.012, 0.04, 0.049, 0.5, 1.0): {
+        "hochberg": [0.007, 0.06, 0.06, 0.14700000000000002, 0.14700000000000002, 1.0, 1.0],
+        "hommel": [0.007, 0.06, 0.06, 0.12, 0.14700000000000002, 1.0, 1.0],
+        "benjamini-yekutieli": [0.01815, 0.0726, 0.0726, 0.17786999999999997,
+                                0.17786999999999997, 1.0, 1.0]},
+}
+
+
+@pytest.mark.parametrize("p", list(FIXED))
+@pytest.mark.parametrize("method", ["hochberg", "hommel", "benjamini-yekutieli"])
+def test_new_methods_equal_printed_statsmodels_values(p, method):
+    np.testing.assert_allclose(adjust(p, method=method), FIXED[p][method], rtol=0, atol=1e-15)
+
+
+def test_hommel_is_fast_on_a_big_family():
+    # 1225 pairs: a 50-model leaderboard; O(m^2) work.
+    p = np.random.default_rng(5).random(1225) ** 4
+    np.testing.assert_allclose(adjust(p, method="hommel"),
+                               multipletests(p, method="hommel")[1], rtol=0, atol=1e-14)
+
+
 def test_small_worked_example():
     # By hand: sorted 0.01, 0.03, 0.04, 0.20 (m = 4); Holm factors 4, 3, 2, 1 give
     # 0.04, 0.09, 0.08 -> 0.09 (running max), 0.20.
@@ -87,7 +137,8 @@ def test_bonferroni_keeps_twenty_tries_at_five_percent():
 
 def test_unknown_method_lists_the_valid_names():
     with pytest.raises(EvalbarsError, match="method must be one of 'holm', 'bonferroni', "
-                                            "'benjamini-hochberg'; got 'fdr_bh'"):
+                                            "'hochberg', 'hommel', 'benjamini-hochberg', "
+                                            "'benjamini-yekutieli'; got 'fdr_bh'"):
         adjust([0.1], method="fdr_bh")
 
 

@@ -1,8 +1,9 @@
-"""pass@k of each model with intervals over questions, and the paired gap of two models.
+"""pass@k (and pass^k) of each model with intervals over questions, and the paired gap.
 
 Each question's pass@k is the unbiased estimate of :func:`evalbars.stats.pass_at_k.pass_at_k`
-from its sampled answers. Intervals resample problems (or whole clusters of problems),
-each carrying all its answers, never individual answers (seed 000, "Two kinds of noise").
+from its sampled answers, and with ``pass_hat_k=True`` its pass^k (all k tries pass) that of
+:func:`evalbars.stats.pass_at_k.pass_hat_k`. Intervals resample problems (or whole clusters of
+problems), each carrying all its answers, never individual answers (seed 000, "Two kinds of noise").
 """
 from __future__ import annotations
 
@@ -20,7 +21,15 @@ from ..io.table import short
 from ..report.notebook import NotebookMixin
 from ..report.text.passk import statement
 from ..stats.bootstrap import bootstrap_means, percentile_interval
-from ..stats.pass_at_k import SHORTCUT, pass_at_k_unchecked, shortcut, whole_numbers
+from ..stats.pass_at_k import (
+    SHORTCUT,
+    SHORTCUT_HAT,
+    pass_at_k_unchecked,
+    pass_hat_k_unchecked,
+    shortcut,
+    shortcut_hat,
+    whole_numbers,
+)
 from .caveats import passk_warnings
 from .results import Settings
 from .settings import checked_settings, provenance
@@ -35,7 +44,7 @@ _LISTED = 5
 
 @dataclass(frozen=True, slots=True)
 class PassAtK:
-    """One model's pass@k over questions, its interval, and the biased shortcut."""
+    """One model's pass@k (or pass^k) over questions, its interval, and the biased shortcut."""
 
     k: int
     estimate: float
@@ -50,13 +59,15 @@ class PassAtK:
 
 @dataclass(frozen=True, slots=True)
 class ModelPassK:
-    """pass@k of one model for every k, with the answers per question (min, max)."""
+    """pass@k of one model for every k, with the answers per question (min, max), and
+    pass^k when asked for (``pass_hat_k``, else None)."""
 
     name: str
     n_items: int
     answers_min: int
     answers_max: int
     pass_at_k: tuple[PassAtK, ...]
+    pass_hat_k: tuple[PassAtK, ...] | None = None
 
     def at(self, k: int) -> PassAtK:
         """The :class:`PassAtK` for this ``k``."""
@@ -65,10 +76,20 @@ class ModelPassK:
                 return row
         raise KeyError(f"no pass@{k}; have k = {[row.k for row in self.pass_at_k]}")
 
+    def hat(self, k: int) -> PassAtK:
+        """The pass^k :class:`PassAtK` for this ``k`` (the result needs ``pass_hat_k=True``)."""
+        for row in self.pass_hat_k or ():
+            if row.k == k:
+                return row
+        raise KeyError(f"no pass^{k}; have k = {[row.k for row in self.pass_hat_k or ()]}")
+
     def to_dict(self) -> dict:
-        return {"name": self.name, "n_items": self.n_items,
-                "answers": {"min": self.answers_min, "max": self.answers_max},
-                "pass_at_k": [row.to_dict() for row in self.pass_at_k]}
+        out = {"name": self.name, "n_items": self.n_items,
+               "answers": {"min": self.answers_min, "max": self.answers_max},
+               "pass_at_k": [row.to_dict() for row in self.pass_at_k]}
+        if self.pass_hat_k is not None:
+            out["pass_hat_k"] = [row.to_dict() for row in self.pass_hat_k]
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +111,8 @@ class PassKResult(NotebookMixin):
 
     ``resample`` is ``"questions"`` or ``"clusters"`` (with ``n_clusters``); ``a`` and
     ``b`` name the pair when ``difference`` is set; ``dropped`` counts, per model, the
-    questions ``intersect=True`` dropped (None without it).
+    questions ``intersect=True`` dropped (None without it); ``difference_pass_hat_k`` is the
+    pair's pass^k gap (with ``pass_hat_k=True``).
     """
 
     settings: Settings
@@ -105,6 +127,7 @@ class PassKResult(NotebookMixin):
     statement: str
     warnings: tuple[str, ...]
     provenance: dict
+    difference_pass_hat_k: tuple[GapAtK, ...] | None = None
 
     def model(self, name: str) -> ModelPassK:
         """The :class:`ModelPassK` of the model called ``name``."""
@@ -119,12 +142,16 @@ class PassKResult(NotebookMixin):
                     "resample": self.resample, "shortcut": SHORTCUT}
         if self.n_clusters is not None:
             settings["n_clusters"] = self.n_clusters
+        if self.models and self.models[0].pass_hat_k is not None:
+            settings["shortcut_pass_hat_k"] = SHORTCUT_HAT
         out = {"schema_version": SCHEMA_VERSION, "kind": "passk", "settings": settings,
                "models": [model.to_dict() for model in self.models]}
         if self.dropped is not None:
             out["dropped"] = dict(self.dropped)
         if self.difference is not None:
             out.update(a=self.a, b=self.b, difference=[gap.to_dict() for gap in self.difference])
+        if self.difference_pass_hat_k is not None:
+            out["difference_pass_hat_k"] = [gap.to_dict() for gap in self.difference_pass_hat_k]
         out.update(statement=self.statement, warnings=list(self.warnings),
                    provenance=self.provenance)
         return json_safe(out)
@@ -138,8 +165,9 @@ def _check_k(k) -> tuple[int, ...]:
 
 
 def _per_question(name: str, items: Sequence[str], counts: np.ndarray, passed: np.ndarray,
-                  ks: tuple[int, ...]) -> np.ndarray:
-    """(n_items, len(ks)) pass@k of every question; an error names questions with n < k."""
+                  ks: tuple[int, ...], estimator=pass_at_k_unchecked) -> np.ndarray:
+    """(n_items, len(ks)) pass@k (or ``estimator``) of every question; an error names
+    questions with n < k."""
     few = np.flatnonzero(counts < ks[-1])
     if few.size:
         listed = ", ".join(f"{short(items[i])} ({counts[i]} answer{'' if counts[i] == 1 else 's'})"
@@ -149,7 +177,7 @@ def _per_question(name: str, items: Sequence[str], counts: np.ndarray, passed: n
             f"pass@{ks[-1]} needs at least {ks[-1]} answers per question, but model {name!r} "
             f"has fewer on {few.size} question(s): {listed}{more}; lower k or sample more "
             "answers")
-    return np.column_stack([pass_at_k_unchecked(counts, passed, k) for k in ks])
+    return np.column_stack([estimator(counts, passed, k) for k in ks])
 
 
 def _replicates(x: np.ndarray, clusters, n_resamples: int, seed) -> np.ndarray:
@@ -174,14 +202,21 @@ def _ends(replicates: np.ndarray, level: float) -> list[tuple[float, float]]:
     return out
 
 
-def _model(name, x, counts, passed, ks, clusters, settings) -> ModelPassK:
+def _rows(name, x, counts, passed, ks, clusters, settings, plug_in) -> tuple[PassAtK, ...]:
+    """Every k's estimate and interval; pass@k and pass^k share the model's resamples."""
     replicates = _replicates(x, clusters, settings.n_resamples,
                              child_seed(settings.seed, f"passk:{name}"))
     ends = _ends(replicates, settings.confidence_level)
     means = _means(x)
-    rows = tuple(PassAtK(k, float(m), low, high, float(np.mean(shortcut(counts, passed, k))))
+    return tuple(PassAtK(k, float(m), low, high, float(np.mean(plug_in(counts, passed, k))))
                  for k, m, (low, high) in zip(ks, means, ends))
-    return ModelPassK(name, int(x.shape[0]), int(counts.min()), int(counts.max()), rows)
+
+
+def _model(name, x, hat, counts, passed, ks, clusters, settings) -> ModelPassK:
+    rows = _rows(name, x, counts, passed, ks, clusters, settings, shortcut)
+    hats = None if hat is None else \
+        _rows(name, hat, counts, passed, ks, clusters, settings, shortcut_hat)
+    return ModelPassK(name, int(x.shape[0]), int(counts.min()), int(counts.max()), rows, hats)
 
 
 def _difference(a: str, b: str, x_a, x_b, ks, clusters, settings) -> tuple[GapAtK, ...]:
@@ -200,11 +235,12 @@ def _difference(a: str, b: str, x_a, x_b, ks, clusters, settings) -> tuple[GapAt
                  for k, m, (low, high) in zip(ks, means, ends))
 
 
-def _warnings(n_units: int, resample: str, ks: tuple[int, ...],
-              exhausted: int) -> tuple[str, ...]:
+def _warnings(n_units: int, resample: str, ks: tuple[int, ...], exhausted: int,
+              hat: bool) -> tuple[str, ...]:
     found = passk_warnings(n_units, resample, ks)
     if exhausted:
-        found.append(f"pass@{ks[-1]} uses every answer of {exhausted} question(s) (n = k): the "
+        uses = f"pass@{ks[-1]} and pass^{ks[-1]} use" if hat else f"pass@{ks[-1]} uses"
+        found.append(f"{uses} every answer of {exhausted} question(s) (n = k): the "
                      "estimate is unbiased but as noisy as sampling exactly k answers; sample "
                      "several times k answers per question (Chen et al. used n = 200 for k up "
                      "to 100) for tighter intervals")
@@ -220,6 +256,7 @@ def passk(
     models: Sequence[str] | None = None,
     a: str | None = None,
     b: str | None = None,
+    pass_hat_k: bool = False,
     confidence_level: float = 0.95,
     n_resamples: int = 10_000,
     seed: int = 0,
@@ -239,6 +276,10 @@ def passk(
     a, b : str, optional
         A pair: both are reported, with the paired gap ``b - a`` for each k. With neither
         given and exactly two models, the gap is of the second against the first.
+    pass_hat_k : bool
+        Also report pass^k, the chance that all k tries pass (tau-bench's reliability
+        metric), beside pass@k: per question ``C(c, k) / C(n, k)``, with the same
+        intervals (the same resamples) and the paired gap.
     confidence_level, n_resamples, seed
         Interval level, bootstrap resamples, and the seed (recorded). Model m draws from
         the stream ``passk:m``, the pair from ``passk-paired:`` plus both names sorted.
@@ -256,7 +297,7 @@ def passk(
     mean over questions. Intervals are percentile bootstrap intervals over questions
     (:func:`evalbars.stats.bootstrap.bootstrap_means`), or over whole clusters when a cluster
     column is given; the gap resamples the per-question differences, so one resample of
-    questions serves both models.
+    questions serves both models. pass^k uses the resamples of pass@k.
 
     Examples
     --------
@@ -270,6 +311,8 @@ def passk(
     """
     settings = checked_settings(confidence_level, n_resamples, seed)
     ks = _check_k(k)
+    if not isinstance(pass_hat_k, bool):
+        raise EvalbarsError(f"pass_hat_k must be True or False; got {pass_hat_k!r}")
     if models is not None and (a is not None or b is not None):
         raise EvalbarsError("give models= (--models) or a pair a=/b= (--a/--b), not both")
     if a is not None and a == b:
@@ -283,18 +326,24 @@ def passk(
         else tuple(models or scores.models)
     pair = names if len(names) == 2 else None
     clusters = scores.clusters
-    per_model, results, exhausted = {}, [], 0
+    per_model, hats, results, exhausted = {}, {}, [], 0
     for name in names:
         j = scores.models.index(name)
         counts = np.asarray(scores.counts[:, j], dtype=np.int64)
         passed = np.rint(scores.scores[:, j] * counts).astype(np.int64)
         per_model[name] = _per_question(name, scores.items, counts, passed, ks)
+        hats[name] = _per_question(name, scores.items, counts, passed, ks,
+                                   pass_hat_k_unchecked) if pass_hat_k else None
         exhausted = max(exhausted, int(np.count_nonzero(counts == ks[-1])))
-        results.append(_model(name, per_model[name], counts, passed, ks, clusters, settings))
-    difference = None
+        results.append(_model(name, per_model[name], hats[name], counts, passed, ks, clusters,
+                              settings))
+    difference = difference_hat = None
     if pair is not None:
         difference = _difference(pair[0], pair[1], per_model[pair[0]], per_model[pair[1]], ks,
                                  clusters, settings)
+        if pass_hat_k:
+            difference_hat = _difference(pair[0], pair[1], hats[pair[0]], hats[pair[1]], ks,
+                                         clusters, settings)
     n_clusters = None if clusters is None else len(set(clusters))
     resample = "questions" if clusters is None else "clusters"
     result = PassKResult(
@@ -302,6 +351,6 @@ def passk(
         models=tuple(results), a=pair[0] if pair else None, b=pair[1] if pair else None,
         difference=difference, dropped=scores.dropped, statement="",
         warnings=_warnings(len(scores.items) if clusters is None else n_clusters, resample,
-                           ks, exhausted),
-        provenance=provenance(scores, settings))
+                           ks, exhausted, pass_hat_k),
+        provenance=provenance(scores, settings), difference_pass_hat_k=difference_hat)
     return dataclasses.replace(result, statement=statement(result.to_dict()))

@@ -23,7 +23,9 @@ Designs, and their methods in :data:`METHODS` (the first is the default):
 
 With ``samples`` K sampled answers per question, the per-question variance splits into
 ``between_variance`` (question noise) plus the rest divided by K (:func:`sampled_variance`).
-Gaps and rates are fractions (0.01 = 1 point); every test is two-sided at level ``alpha``.
+Gaps and rates are fractions (0.01 = 1 point); every test is two-sided at level ``alpha``
+unless ``alternative`` is ``"greater"`` (B better than A by the gap) or ``"less"`` (B worse
+by it): a one-sided test puts all of alpha on that side and needs fewer questions.
 """
 from __future__ import annotations
 
@@ -90,11 +92,14 @@ class PowerResult(NotebookMixin):
     n_clusters: int | None = None
     grid: tuple[dict, ...] | None = None
     pilot: dict | None = None
+    alternative: str = "two-sided"
 
     def to_dict(self) -> dict:
         out = {"schema_version": SCHEMA_VERSION, "kind": "power"}
         for key in ("solved_for", "n", "gap", "power", "alpha", "design", "method"):
             out[key] = getattr(self, key)
+        if self.alternative != "two-sided":  # absent: two-sided, as in every document
+            out["alternative"] = self.alternative
         out["inputs"] = dict(self.inputs)
         out["achieved_power"] = self.achieved_power
         for key in ("n_unrounded", "exact_mcnemar_power", "design_effect", "effective_n",
@@ -112,8 +117,11 @@ class PowerResult(NotebookMixin):
 def _statement(plan: _Plan, solved_for: str, n: int, gap: float, power: float,
                exact: float | None, n_clusters: int | None, pilot: Pilot | None) -> str:
     binary = plan.variance is None
-    gain = f"{_points(gap, adjective=True)} gain" if binary else f"gain of {gap:.4g}"
-    level = f"alpha {plan.alpha:g} (two-sided)"
+    word = "loss" if plan.alternative == "less" else "gain"
+    gain = f"{_points(gap, adjective=True)} {word}" if binary else f"{word} of {gap:.4g}"
+    sided = "two-sided" if plan.alternative == "two-sided" else \
+        f"one-sided: B {'better' if plan.alternative == 'greater' else 'worse'} than A"
+    level = f"alpha {plan.alpha:g} ({sided})"
     who = plan.describe(pilot)
     unit = "questions" + ("" if plan.paired else " per model")
     if solved_for == "n":
@@ -126,8 +134,9 @@ def _statement(plan: _Plan, solved_for: str, n: int, gap: float, power: float,
             size += f" (worth about {n / plan.design_effect:,.0f} independent ones)"
         if solved_for == "gap":
             shown = _points(gap) if binary else f"{gap:.4g}"
-            text = (f"{size}, {who} detects a real gain of {shown} or more with {_pct(power)} "
-                    f"power at {level}; smaller gains will usually be missed.")
+            smaller = "losses" if word == "loss" else "gains"
+            text = (f"{size}, {who} detects a real {word} of {shown} or more with "
+                    f"{_pct(power)} power at {level}; smaller {smaller} will usually be missed.")
         else:
             text = f"{size}, {who} has {_pct(power)} power to detect a real {gain} at {level}."
     method = {"normal": "Normal approximation", "cohen-h": "Cohen's h (arcsine) approximation",
@@ -143,7 +152,7 @@ def _result(plan: _Plan, solved_for: str, n: int, gap: float, power: float,
     exact = None
     if plan.design == "paired" and plan.disagreement is not None and plan.samples is None:
         exact = achieved if plan.method == "mcnemar-exact" else _mcnemar(
-            n, plan.disagreement, gap, plan.alpha)
+            n, plan.disagreement, gap, plan.alpha, plan.alternative)
     power = achieved if solved_for == "power" else power
     clustered = plan.design == "clustered"
     n_clusters = math.ceil(n / plan.cluster_size) if plan.cluster_size is not None else None
@@ -154,17 +163,18 @@ def _result(plan: _Plan, solved_for: str, n: int, gap: float, power: float,
         n_unrounded=n_unrounded, exact_mcnemar_power=exact,
         design_effect=plan.design_effect if clustered else None,
         effective_n=n / plan.design_effect if clustered else None, n_clusters=n_clusters,
-        pilot=pilot.to_dict() if pilot is not None else None)
+        pilot=pilot.to_dict() if pilot is not None else None, alternative=plan.alternative)
 
 
 # --- solve and grid -------------------------------------------------------------------
 
 
-def _prepare(design, method, alpha, given: dict, pilot: Pilot | None) -> tuple[_Plan, dict]:
+def _prepare(design, method, alpha, given: dict, pilot: Pilot | None,
+             alternative: str = "two-sided") -> tuple[_Plan, dict]:
     """The validated plan, and every input given (validated values, JSON-safe)."""
     if pilot is not None:
         given = pilot._fill(design, given)
-    plan = _plan(design, method, alpha, given)
+    plan = _plan(design, method, alpha, given, alternative)
     names = [key for key in INPUTS if given[key] is not None]
     return plan, {"alpha": plan.alpha, **{key: getattr(plan, key) for key in names}}
 
@@ -175,7 +185,7 @@ def solve(*, design: str = "paired", n: int | None = None, gap: float | None = N
           icc: float | None = None, cluster_size: float | None = None,
           design_effect: float | None = None, samples: int | None = None,
           between_variance: float | None = None, method: str | None = None,
-          pilot: Pilot | None = None) -> PowerResult:
+          pilot: Pilot | None = None, alternative: str = "two-sided") -> PowerResult:
     """Solve for whichever one of ``n``, ``gap`` or ``power`` is left out.
 
     Parameters
@@ -186,7 +196,7 @@ def solve(*, design: str = "paired", n: int | None = None, gap: float | None = N
         Give exactly two. ``n`` is questions (per model when unpaired); ``gap`` the true
         gain as a fraction (0.01 = 1 point); ``power`` a probability above alpha.
     alpha : float
-        Two-sided level of the test.
+        Level of the test (two-sided unless ``alternative`` says otherwise).
     disagreement : float, optional
         Paired 0/1: chance D that the models differ on a question (``gap <= D``).
     baseline : float, optional
@@ -204,6 +214,9 @@ def solve(*, design: str = "paired", n: int | None = None, gap: float | None = N
     pilot : Pilot, optional
         From :func:`from_pilot`: supplies disagreement, baseline or variance (and with
         clusters icc and cluster_size: a clustered pilot plans only the clustered design).
+    alternative : {"two-sided", "greater", "less"}
+        The test planned: two-sided (default), or one-sided with all of alpha on one side,
+        ``"greater"`` for B better than A by ``gap`` (``"less"``: worse by it; the same n).
 
     Returns
     -------
@@ -222,7 +235,10 @@ def solve(*, design: str = "paired", n: int | None = None, gap: float | None = N
     ``cohen-h``: ``n = 2 DE delta**2 / h**2``, ``h = 2 asin sqrt(p_b) - 2 asin sqrt(p_a)``.
     ``mcnemar-exact``: :func:`mcnemar_power`; n is found by bisection (power(n) reaches the
     target and power(n - 1) does not; exact power can saw-tooth when D is near 1).
-    Validated against statsmodels ``NormalIndPower`` and ``TTestPower``.
+    One-sided, ``z = Phi^-1(1 - alpha)`` and ``delta = z + Phi^-1(power)`` exactly, and
+    the exact McNemar test puts alpha on one side (:func:`mcnemar_power`).
+    Validated against statsmodels ``NormalIndPower`` and ``TTestPower`` (with
+    ``alternative="larger"`` for one-sided plans).
 
     Examples
     --------
@@ -231,12 +247,14 @@ def solve(*, design: str = "paired", n: int | None = None, gap: float | None = N
     (7842, 7841.01, 0.79)
     >>> solve(design="unpaired", gap=0.095, power=0.8, baseline=0.615, method="cohen-h").n
     388
+    >>> solve(design="paired", gap=0.01, power=0.8, disagreement=0.10, alternative="greater").n
+    6177
     """
     given = dict(disagreement=disagreement, baseline=baseline, variance=variance, icc=icc,
                  cluster_size=cluster_size, design_effect=design_effect, samples=samples,
                  between_variance=between_variance)
     solved_for = _missing(n, gap, power)
-    plan, inputs = _prepare(design, method, alpha, given, pilot)
+    plan, inputs = _prepare(design, method, alpha, given, pilot, alternative)
     n = None if n is None else _count(n, "n", "a positive integer (questions)")
     gap = None if gap is None else _check_gap(plan, gap)
     power = None if power is None else _check_power(plan, power)
@@ -251,14 +269,14 @@ def solve(*, design: str = "paired", n: int | None = None, gap: float | None = N
 
 def grid(*, design: str = "paired", n: int | None = None, power: float = 0.8,
          alpha: float = 0.05, gaps: tuple[float, ...] = GRID_GAPS, method: str | None = None,
-         pilot: Pilot | None = None, **inputs) -> PowerResult:
+         pilot: Pilot | None = None, alternative: str = "two-sided", **inputs) -> PowerResult:
     """The MDE at the current n, with the n needed for each gap in ``gaps``.
 
     Parameters
     ----------
     n : int, optional
         The current number of questions; default the pilot's.
-    power, alpha, method, pilot, design
+    power, alpha, method, pilot, design, alternative
         As in :func:`solve`.
     gaps : tuple of float
         Gaps to tabulate (default 0.5, 1, 2 and 5 points).
@@ -292,8 +310,9 @@ def grid(*, design: str = "paired", n: int | None = None, power: float = 0.8,
     if n is None:
         raise EvalbarsError("grid needs n, the current number of questions (or a pilot)")
     current = solve(design=design, n=n, power=power, alpha=alpha, method=method, pilot=pilot,
-                    **inputs)
-    plan, _ = _prepare(design, method, alpha, {k: inputs.get(k) for k in INPUTS}, pilot)
+                    alternative=alternative, **inputs)
+    plan, _ = _prepare(design, method, alpha, {k: inputs.get(k) for k in INPUTS}, pilot,
+                       alternative)
     rows = []
     for value in gaps:
         value = _real(value, "gaps", "positive fractions (0.01 = 1 point)", lambda x: x > 0)

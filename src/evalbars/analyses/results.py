@@ -26,18 +26,23 @@ def _find(intervals: tuple[Interval, ...], method: str) -> Interval:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """How the numbers were computed."""
+    """How the numbers were computed; ``alternative`` is the side of a one-sided question
+    (``"greater"``, ``"less"``), recorded only when it is not ``"two-sided"``."""
 
     confidence_level: float
     n_resamples: int
     seed: int
+    alternative: str = "two-sided"
 
     def to_dict(self) -> dict:
-        return {
+        out = {
             "confidence_level": self.confidence_level,
             "n_resamples": self.n_resamples,
             "seed": self.seed,
         }
+        if self.alternative != "two-sided":
+            out["alternative"] = self.alternative
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,10 +187,16 @@ class _Report(NotebookMixin):
 
 @dataclass(frozen=True, slots=True, repr=False)
 class CIResult(_Report):
-    """Every model's score with its intervals (``evalbars ci``)."""
+    """Every model's score with its intervals (``evalbars ci``); ``strata``, with
+    ``stratum=``, is a :class:`evalbars.analyses.strata.Strata` (None without)."""
+
+    strata: object = None
 
     def to_dict(self) -> dict:
-        return self._finish(self._common("ci"))
+        out = self._common("ci")
+        if self.strata is not None:
+            out["strata"] = self.strata.to_dict()
+        return self._finish(out)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -196,6 +207,7 @@ class CompareResult(_Report):
     agreement: Agreement
     tests: tuple[TestResult, ...]
     equivalence: "Equivalence | None" = None
+    strata: object = None  # an evalbars.analyses.strata.Strata with stratum=, else None
 
     def test(self, name: str) -> TestResult:
         """The test called ``name`` (e.g. ``"mcnemar-exact"``)."""
@@ -211,5 +223,7 @@ class CompareResult(_Report):
         out["tests"] = [test.to_dict() for test in self.tests]
         if self.equivalence is not None:
             out["equivalence"] = self.equivalence.to_dict()
+        if self.strata is not None:
+            out["strata"] = self.strata.to_dict()
         return self._finish(out)
 

@@ -55,7 +55,7 @@ def checked_settings(confidence_level: float, n_resamples: int, seed: int) -> Se
     """The interval level, bootstrap resamples and seed of an analysis, checked.
 
     >>> checked_settings(0.9, 2000, 7)
-    Settings(confidence_level=0.9, n_resamples=2000, seed=7)
+    Settings(confidence_level=0.9, n_resamples=2000, seed=7, alternative='two-sided')
     >>> checked_settings(95, 2000, 7)
     Traceback (most recent call last):
     ...

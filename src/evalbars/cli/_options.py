@@ -3,8 +3,16 @@ from __future__ import annotations
 
 import argparse
 
-LOG_FORMATS = ("lm-eval", "inspect", "promptfoo", "openai-evals", "helm", "trec")
+LOG_FORMATS = ("lm-eval", "lmms-eval", "inspect", "promptfoo", "openai-evals", "helm", "trec",
+               "lighteval", "evalplus", "swebench", "alpacaeval")
 """The formats --input-format names (evalbars.io.logs.FORMATS; a test keeps them the same)."""
+
+CORRECTIONS = ("holm", "bonferroni", "hochberg", "hommel", "benjamini-hochberg",
+               "benjamini-yekutieli")
+"""The choices of --correction (evalbars.stats.multiplicity.METHODS; a test keeps them the same)."""
+
+ALTERNATIVES = ("two-sided", "greater", "less")
+"""The choices of --alternative (evalbars.stats.tails.ALTERNATIVES; a test keeps them the same)."""
 
 
 class _OneOrTwo(argparse.Action):
@@ -49,12 +57,21 @@ LOAD_FLAGS = {
                               "(read by extension), or a log format: " + ", ".join(LOG_FORMATS)),
     "metric": dict(metavar="NAME", default=None,
                    help="logs: the per-question metric (lm-eval exact_match or "
-                        "exact_match,FILTER; TREC nDCG@10, RR, AP, ...); each format's default "
+                        "exact_match,FILTER; TREC nDCG@10, RR, AP, ...; EvalPlus plus or base; "
+                        "AlpacaEval win_rate or discrete); each format's default "
                         "is printed"),
+    "eval_split": dict(metavar="SPLIT", default=None,
+                  help="HELM runs: the split to read (default test, as HELM reports it)"),
     "scorer": dict(metavar="NAME", default=None,
                    help="inspect logs with several scorers: the one to compare"),
     "qrels": dict(metavar="QRELS", default=None,
                   help="TREC run files: the relevance judgements to score them against"),
+    "engine": dict(choices=("auto", "memory", "duckdb", "spark"), default="auto",
+                   help="where rows are read, checked and reduced: memory, duckdb (in "
+                        "process), spark, or auto (default: duckdb for long tables of 16 MiB "
+                        "or more, globs and URLs; docs/scale.md)"),
+    "spark": dict(metavar="URL", default=None, dest="spark",
+                  help="the Spark master for --engine spark (local[2]: this machine)"),
 }
 """argparse settings of the loading options, by the API keyword (``evalbars.io.ingest.load``'s
 options: spelled out here so that building the parser imports no numpy; a test checks that
@@ -90,9 +107,13 @@ def load_options(args: argparse.Namespace) -> dict:
             if getattr(args, name) != spec["default"]}
 
 
+_SPELLED = {"spark": "spark_master"}
+"""API keywords whose flag says more than their name: ``spark`` -> ``--spark-master``."""
+
+
 def flags(names) -> list[str]:
     """The command-line spelling of API keywords: ``score_type`` -> ``--score-type``."""
-    return ["--" + name.replace("_", "-") for name in names]
+    return ["--" + _SPELLED.get(name, name).replace("_", "-") for name in names]
 
 
 def analysis_settings(args: argparse.Namespace, *, progress: bool = True) -> dict:
@@ -108,8 +129,15 @@ def analysis_settings(args: argparse.Namespace, *, progress: bool = True) -> dic
 def add_correction(parser: argparse.ArgumentParser, over: str, *,
                    default: str | None = "holm") -> None:
     """--correction: the p-value adjustment over ``over`` (evalbars.stats.multiplicity.METHODS)."""
-    parser.add_argument("--correction", choices=("holm", "bonferroni", "benjamini-hochberg"),
+    parser.add_argument("--correction", choices=CORRECTIONS,
                         default=default, help=f"p-value adjustment over {over} (default: holm)")
+
+
+def add_alternative(group, what: str) -> None:
+    """--alternative two-sided|greater|less: the side of the question (greater: B better)."""
+    group.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided",
+                       help=f"two-sided (default), greater (B better than A) or less (B worse "
+                            f"than A): one-sided {what}")
 
 
 def add_settings(parser: argparse.ArgumentParser, *, resamples: bool = True,

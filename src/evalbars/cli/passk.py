@@ -19,7 +19,8 @@ def _run(args: argparse.Namespace) -> dict:
     from ..analyses.passk import passk
 
     return passk(args.data, args.data2, k=args.k, models=args.models, a=args.a, b=args.b,
-                 **load_options(args), **analysis_settings(args, progress=False)).to_dict()
+                 pass_hat_k=args.pass_hat_k, **load_options(args),
+                 **analysis_settings(args, progress=False)).to_dict()
 
 
 def register(commands) -> None:
@@ -41,5 +42,8 @@ def register(commands) -> None:
                        help="models to report (default: all)")
     group.add_argument("--a", metavar="NAME", help="the baseline model of a pair")
     group.add_argument("--b", metavar="NAME", help="the model compared against it (gap b - a)")
+    group.add_argument("--pass-hat-k", action="store_true",
+                       help="also pass^k, the chance that all k tries pass (tau-bench's "
+                            "reliability metric), beside pass@k")
     add_settings(parser)
     parser.set_defaults(handler=_run)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
-from ._options import add_column_options, add_format, flags, load_options
+from ._options import add_alternative, add_column_options, add_format, flags, load_options
 
 DEFAULT_POWER = 0.8
 """--power when --gap is given and n is solved for (and with --grid)."""
@@ -25,6 +25,7 @@ def _run(args: argparse.Namespace) -> dict:
         if stray:
             raise EvalbarsError(f"{', '.join(stray)} describe the --pilot file; give --pilot FILE")
     common = dict(design=args.design, alpha=args.alpha, method=args.method, pilot=pilot,
+                  alternative=args.alternative,
                   **{name: getattr(args, name) for name in power.INPUTS})
     if args.grid:
         if args.gap is not None:
@@ -49,7 +50,8 @@ def register(commands) -> None:
         description="Solve for whichever one of --n, --gap or --power is left out (give the "
                     "other two): how many questions a comparison needs, the smallest gain it "
                     "can detect (minimum detectable effect), or its power. Gaps and rates are "
-                    "fractions: 0.01 is 1 point. Tests are two-sided.",
+                    "fractions: 0.01 is 1 point. Tests are two-sided unless --alternative says "
+                    "greater or less.",
         epilog="Example: evalbars power --design paired --gap 0.01 --power 0.8 "
                "--disagreement 0.10   (about 7,842 questions). See docs/power.md.")
     what = parser.add_argument_group("what to solve (give exactly two of three)")
@@ -71,7 +73,8 @@ def register(commands) -> None:
                         help="paired: normal (default) or mcnemar-exact; unpaired and "
                              "clustered: normal (default) or cohen-h")
     design.add_argument("--alpha", type=float, default=0.05,
-                        help="two-sided level of the test (default: 0.05)")
+                        help="level of the test (default: 0.05)")
+    add_alternative(design, "tests put all of alpha on one side and need fewer questions")
     design.add_argument("--disagreement", type=float, metavar="D",
                         help="paired 0/1 scores: share of questions the two models differ on")
     design.add_argument("--baseline", type=float, metavar="P_A",

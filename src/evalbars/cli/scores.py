@@ -3,21 +3,41 @@ from __future__ import annotations
 
 import argparse
 
-from ._options import add_data_options, add_settings, analysis_settings, load_options
+from ._options import (
+    add_alternative,
+    add_data_options,
+    add_settings,
+    analysis_settings,
+    load_options,
+)
 
 
 def _run_ci(args: argparse.Namespace) -> dict:
     from ..analyses import compare as api
 
-    return api.ci(args.data, args.data2, models=args.models, **load_options(args),
-                  **analysis_settings(args)).to_dict()
+    return api.ci(args.data, args.data2, models=args.models, alternative=args.alternative,
+                  stratum=args.stratum, weights=args.weights,
+                  **load_options(args), **analysis_settings(args)).to_dict()
 
 
 def _run_compare(args: argparse.Namespace) -> dict:
     from ..analyses import compare as api
 
     return api.compare(args.data, args.data2, a=args.a, b=args.b, margin=args.margin,
-                       **load_options(args), **analysis_settings(args)).to_dict()
+                       alternative=args.alternative, stratum=args.stratum,
+                       weights=args.weights, **load_options(args),
+                       **analysis_settings(args)).to_dict()
+
+
+def _add_strata(parser: argparse.ArgumentParser) -> None:
+    """``--stratum COL`` and ``--weights micro|macro|FILE`` (docs/strata.md)."""
+    parser.add_argument("--stratum", metavar="COL",
+                        help="column giving each question's stratum (subject, task; logs: a "
+                             "field, as for --cluster): adds the weighted aggregate with its "
+                             "stratified standard error and each stratum's score")
+    parser.add_argument("--weights", default="micro", metavar="micro|macro|FILE",
+                        help="how --stratum weighs the strata: micro (by size, the default), "
+                             "macro (equally) or a CSV file of stratum,weight rows")
 
 
 def register(commands) -> None:
@@ -29,6 +49,9 @@ def register(commands) -> None:
                                     "example_id   (see docs/guide.md)")
     add_data_options(ci)
     ci.add_argument("--models", nargs="+", metavar="NAME", help="models to report (default: all)")
+    add_alternative(ci, "bounds: greater gives each score's lower bound (at least), less its "
+                        "upper bound")
+    _add_strata(ci)
     add_settings(ci)
     ci.set_defaults(handler=_run_ci)
 
@@ -45,5 +68,7 @@ def register(commands) -> None:
     compare.add_argument("--margin", type=float, metavar="M",
                          help="also test non-inferiority and equivalence of B within M "
                               "(a fraction: 0.01 = 1 point), from the 90%% interval")
+    add_alternative(compare, "tests and bounds on the gap b - a (at least / at most)")
+    _add_strata(compare)
     add_settings(compare)
     compare.set_defaults(handler=_run_compare)

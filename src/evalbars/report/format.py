@@ -25,9 +25,19 @@ def value(x: float | None, score_type: str, decimals: int, *, sign: bool = False
 def ends(interval: dict, score_type: str, decimals: int, *, sign: bool = False) -> str:
     """An interval's two ends as 'low to high', each rounded as :func:`value`.
 
+    A one-sided bound (``alternative`` greater or less: one end open, null in JSON) reads
+    'at least x' or 'at most x'.
+
     >>> ends({"low": 0.692, "high": 0.769}, "binary", 1)
     '69.2 to 76.9'
+    >>> ends({"low": 0.01, "high": None}, "binary", 1, sign=True)
+    'at least +1.0'
     """
+    low, high = (interval[key] if interval[key] is None or math.isfinite(interval[key])
+                 else None for key in ("low", "high"))
+    if (low is None) != (high is None):
+        side = "at least" if high is None else "at most"
+        return f"{side} {value(low if high is None else high, score_type, decimals, sign=sign)}"
     return (f"{value(interval['low'], score_type, decimals, sign=sign)} to "
             f"{value(interval['high'], score_type, decimals, sign=sign)}")
 

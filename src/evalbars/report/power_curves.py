@@ -37,7 +37,8 @@ def power_curves(doc: dict, *, gaps=None, n_points: int = 40) -> list[tuple]:
 
     try:
         plan = _plan(doc["design"], doc["method"], doc["alpha"],
-                     {key: doc["inputs"].get(key) for key in INPUTS})
+                     {key: doc["inputs"].get(key) for key in INPUTS},
+                     doc.get("alternative", "two-sided"))
     except EvalbarsError:
         return []
     if gaps is None:

@@ -9,16 +9,9 @@ from scipy.special import ndtri
 
 from ..stats.equivalence import INTERVAL_WORDS
 from . import format as fmt
+from .labels import METHOD_WORDS as _METHOD_WORDS
+from .labels import TEST_WORDS as _TEST_WORDS
 
-_METHOD_WORDS = {
-    "wilson": "Wilson", "t": "t", "clt": "CLT", "wald": "Wald",
-    "paired-bootstrap-percentile": "paired bootstrap", "newcombe": "Newcombe",
-    "cluster-cr1": "clustered CR1", "paired-cluster-cr1": "paired clustered CR1",
-}
-_TEST_WORDS = {
-    "mcnemar-exact": "exact McNemar", "sign-flip": "sign-flip permutation",
-    "cluster-sign-flip": "cluster sign-flip permutation",
-}
 UNMEASURED = ("Each model was scored once per question, no training seeds were varied and "
               "no question clusters were given, so these intervals reflect question "
               "sampling only.")
@@ -78,15 +71,47 @@ def _headline(intervals: list[dict]) -> dict:
 
 
 def _score_phrase(model: dict, score_type: str, level: float, first: bool) -> str:
+    """One model's score and headline interval; for 0/1 answers (averaged when sampled) an
+    interval reaching past 0% or 100% is shown cut to the scale, and says so.
+
+    >>> _score_phrase({"name": "m", "mean": 0.833, "intervals": [
+    ...     {"method": "t", "low": 0.116, "high": 1.55}]}, "binary", 0.95, True)
+    'm scored 83.3% (95% CI 11.6 to 100.0, t, cut to the 0–100% scale)'
+    """
     interval = _headline(model["intervals"])
+    if (interval["low"] is None) != (interval["high"] is None):  # ci --alternative
+        return _bound_phrase(model, interval, score_type, level, first)
     digits = fmt.decimals_for(score_type, interval["high"] - interval["low"])
     unit = "%" if score_type == "binary" else ""
-    ends = (f"{fmt.value(interval['low'], score_type, digits)} to "
-            f"{fmt.value(interval['high'], score_type, digits)}")
+    low, high = interval["low"], interval["high"]
+    cut = score_type == "binary" and (low < 0 or high > 1)
+    if cut:
+        low, high = max(low, 0.0), min(high, 1.0)
+    ends = (f"{fmt.value(low, score_type, digits)} to "
+            f"{fmt.value(high, score_type, digits)}")
     mean = fmt.value(model["mean"], score_type, digits) + unit
     if first:
         method = _METHOD_WORDS.get(interval["method"], interval["method"])
-        return f"{model['name']} scored {mean} ({level:.0%} CI {ends}, {method})"
+        method += ", cut to the 0–100% scale" if cut else ""
+        return f"{model['name']} scored {mean} ({fmt.level(level)} CI {ends}, {method})"
+    return f"{model['name']} {mean} ({ends}{', cut to the scale' if cut else ''})"
+
+
+def _bound_phrase(model: dict, interval: dict, score_type: str, level: float,
+                  first: bool) -> str:
+    """One model's score with its one-sided bound ("at least 71.9").
+
+    >>> _bound_phrase({"name": "m", "mean": 0.732}, {"method": "wilson", "low": 0.699,
+    ...               "high": None}, "binary", 0.95, True)
+    'm scored 73.2% (one-sided 95% bound: at least 69.9, Wilson)'
+    """
+    digits = fmt.decimals_for(score_type, 0.0)
+    mean = fmt.value(model["mean"], score_type, digits) + ("%" if score_type == "binary" else "")
+    ends = fmt.ends(interval, score_type, digits)
+    if first:
+        method = _METHOD_WORDS.get(interval["method"], interval["method"])
+        kind = f"one-sided {fmt.level(level)} bound"
+        return f"{model['name']} scored {mean} ({kind}: {ends}, {method})"
     return f"{model['name']} {mean} ({ends})"
 
 
@@ -160,6 +185,8 @@ def compare_statement(doc: dict) -> str:
     A gap whose interval includes zero is reported as undecided, with the smallest gap
     the data could have detected; it is never called equivalence.
     """
+    if doc["settings"].get("alternative", "two-sided") != "two-sided":
+        return one_sided_statement(doc)
     level = doc["settings"]["confidence_level"]
     score_type = doc["score_type"]
     difference = doc["difference"]
@@ -175,7 +202,7 @@ def compare_statement(doc: dict) -> str:
         winner, loser, low, high, shown = a, b, -interval["high"], -interval["low"], -gap
     ends = (f"{fmt.value(low, score_type, digits, sign=True)} to "
             f"{fmt.value(high, score_type, digits, sign=True)}")
-    how = f"{method} {level:.0%} CI {ends}"
+    how = f"{method} {fmt.level(level)} CI {ends}"
     if interval["method"].startswith("paired-bootstrap"):
         how += f", {fmt.count(resamples)} resamples"
     if interval["method"] == "newcombe":
@@ -214,6 +241,66 @@ def compare_statement(doc: dict) -> str:
     return " ".join(sentences)
 
 
+def one_sided_statement(doc: dict) -> str:
+    """The statement of a one-sided comparison (``settings.alternative`` greater or less):
+    "B is better than A" asked in advance, the gap's one-sided bound ("at least +x") and the
+    one-sided p-value; a bound at or beyond zero is "not shown", never "the other way".
+
+    >>> doc = {"n_items": 100, "score_type": "binary",
+    ...        "settings": {"confidence_level": 0.95, "n_resamples": 1000, "seed": 0,
+    ...                     "alternative": "greater"},
+    ...        "models": [{"name": n, "mean": m, "intervals": [{"method": "wilson", "low": l,
+    ...                    "high": h}]} for n, m, l, h in (("A", .6, .5, .7), ("B", .7, .6, .8))],
+    ...        "difference": {"a": "A", "b": "B", "estimate": 0.1, "sd": 0.4, "intervals": [
+    ...            {"method": "paired-wald", "low": 0.034, "high": None}]},
+    ...        "agreement": {"a_only": 3, "b_only": 13},
+    ...        "tests": [{"name": "mcnemar-exact", "p_value": 0.0106}]}
+    >>> one_sided_statement(doc).split("? ")[1].split(" (")[0]
+    'B is better than A by 10.0 points, at least +3.4 points'
+    """
+    settings = doc["settings"]
+    greater = settings["alternative"] == "greater"
+    level, score_type = settings["confidence_level"], doc["score_type"]
+    difference = doc["difference"]
+    a, b = difference["a"], difference["b"]
+    interval = _headline(difference["intervals"])
+    gap = difference["estimate"]
+    bound = interval["low"] if greater else interval["high"]
+    digits = fmt.decimals_for(score_type, 2 * abs(gap - bound) if bound is not None else 0.0)
+    unit = " points" if score_type == "binary" else ""
+    better = "better" if greater else "worse"
+    how = (f"{_METHOD_WORDS.get(interval['method'], interval['method'])} one-sided "
+           f"{fmt.level(level)} bound")
+    if interval["method"].startswith("paired-bootstrap"):
+        how += f", {fmt.count(settings['n_resamples'])} resamples"
+    shown = (f"at {'least' if greater else 'most'} "
+             f"{fmt.value(bound, score_type, digits, sign=True)}{unit} ({how})")
+    models_by_name = {m["name"]: m for m in doc["models"]}
+    sentences = [_scores_sentence(dict(doc, models=[models_by_name[b], models_by_name[a]])),
+                 "Because both models answered the same questions, we compare them on "
+                 f"per-question differences, asking one question fixed in advance: is {b} "
+                 f"{better} than {a}?"]
+    size = fmt.value(abs(gap), score_type, digits)
+    shown_bound = bound is not None and (bound > 0 if greater else bound < 0)
+    if shown_bound:
+        sentences[-1] += f" {b} is {better} than {a} by {size}{unit}, {shown}."
+    else:
+        sentences[-1] += (f" {b} \u2212 {a} is {fmt.value(gap, score_type, digits, sign=True)}"
+                          f"{unit}, {shown}, a bound that does not exclude zero, so these data "
+                          f"do not show that {b} is {better} than {a}; a one-sided test says "
+                          "nothing about a gap the other way.")
+    test = doc["tests"][0]
+    p = f"{_TEST_WORDS.get(test['name'], test['name'])} one-sided p {fmt.p_value(test['p_value'])}"
+    if "n_resamples" in test:
+        p += f", {fmt.count(test['n_resamples'])} resamples"
+    agrees = shown_bound == (test["p_value"] < 1 - level)
+    sentences.append(f"The headline test agrees ({p})." if agrees else
+                     f"The bound and the test disagree at this level ({p}): the evidence is "
+                     "borderline.")
+    sentences.append(_unmeasured(doc))
+    return " ".join(sentences)
+
+
 def equivalence_sentence(doc: dict) -> str:
     """The decision of the non-inferiority / equivalence tests, in words.
 
@@ -228,7 +315,7 @@ def equivalence_sentence(doc: dict) -> str:
     unit = " points" if score_type == "binary" else ""
     margin = fmt.value(result["margin"], score_type, digits)
     kind = INTERVAL_WORDS.get(interval.get("method", "paired-t"), "")  # older documents: t
-    ends = (f"{interval['level']:.0%} {kind}CI of the gap "
+    ends = (f"{fmt.level(interval['level'])} {kind}CI of the gap "
             f"{fmt.value(interval['low'], score_type, digits, sign=True)} to "
             f"{fmt.value(interval['high'], score_type, digits, sign=True)}")
     decision = result["decision"]

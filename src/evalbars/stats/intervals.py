@@ -23,6 +23,7 @@ from scipy import special
 from ..core.errors import EvalbarsError
 from ..core.types import Interval
 from .checks import pair, require_binary, scores
+from .tails import check_alternative, one_sided_ends, two_sided_level
 
 __all__ = [
     "BINOMIAL_METHODS",
@@ -198,7 +199,8 @@ def _count(value: object, name: str) -> int:
 
 
 def binomial_interval(
-    successes: int, n: int, *, method: str, confidence_level: float = 0.95
+    successes: int, n: int, *, method: str, confidence_level: float = 0.95,
+    alternative: str = "two-sided",
 ) -> Interval:
     """Confidence interval for a proportion: ``successes`` right out of ``n``.
 
@@ -212,6 +214,9 @@ def binomial_interval(
         One of :data:`BINOMIAL_METHODS`.
     confidence_level : float
         Strictly between 0 and 1.
+    alternative : str
+        ``"two-sided"`` (default); ``"greater"`` gives the one-sided lower bound (high is
+        +inf), ``"less"`` the upper bound (:func:`_sided`).
 
     Returns
     -------
@@ -245,6 +250,8 @@ def binomial_interval(
     >>> iv = binomial_interval(7, 10, method="wald")
     >>> round(iv.low, 3), round(iv.high, 3)
     (0.416, 0.984)
+    >>> round(binomial_interval(7, 10, method="clopper-pearson", alternative="greater").low, 4)
+    0.3934
     """
     compute = _method(_BINOMIAL, method, "binomial_interval")
     level = _level(confidence_level)
@@ -254,11 +261,24 @@ def binomial_interval(
         raise EvalbarsError(f"n must be at least 1; got {n}")
     if not 0 <= successes <= n:
         raise EvalbarsError(f"successes must be between 0 and n = {n}; got {successes}")
-    low, high = compute(successes, n, level)
-    return Interval(method, float(low), float(high), level)
+    return _sided(lambda at: compute(successes, n, at), method, level, alternative)
 
 
-def mean_interval(x: np.ndarray, *, method: str, confidence_level: float = 0.95) -> Interval:
+def _sided(compute, method: str, level: float, alternative: str) -> Interval:
+    """``compute(level)``'s interval, or for a one-sided ``alternative`` the end on the
+    asked side of the two-sided ``2 level - 1`` interval, the other end open (±inf).
+
+    >>> _sided(lambda at: (0.1 * at, 0.2), "m", 0.95, "greater")
+    Interval(method='m', low=0.09000000000000001, high=inf, confidence_level=0.95)
+    """
+    alternative = check_alternative(alternative)
+    low, high = compute(two_sided_level(level, alternative))
+    low, high = one_sided_ends(float(low), float(high), alternative)
+    return Interval(method, low, high, level)
+
+
+def mean_interval(x: np.ndarray, *, method: str, confidence_level: float = 0.95,
+                  alternative: str = "two-sided") -> Interval:
     """Confidence interval for the mean score, one value per question.
 
     Parameters
@@ -269,6 +289,8 @@ def mean_interval(x: np.ndarray, *, method: str, confidence_level: float = 0.95)
         One of :data:`MEAN_METHODS`.
     confidence_level : float
         Strictly between 0 and 1.
+    alternative : str
+        ``"two-sided"`` (default), or a one-sided bound (``"greater"``: lower bound).
 
     Returns
     -------
@@ -292,12 +314,13 @@ def mean_interval(x: np.ndarray, *, method: str, confidence_level: float = 0.95)
     """
     compute = _method(_MEAN, method, "mean_interval")
     level = _level(confidence_level)
-    low, high = compute(scores(x, "x"), level)
-    return Interval(method, float(low), float(high), level)
+    values = scores(x, "x")
+    return _sided(lambda at: compute(values, at), method, level, alternative)
 
 
 def paired_interval(
-    a: np.ndarray, b: np.ndarray, *, method: str, confidence_level: float = 0.95
+    a: np.ndarray, b: np.ndarray, *, method: str, confidence_level: float = 0.95,
+    alternative: str = "two-sided",
 ) -> Interval:
     """Confidence interval for the gap ``mean(b) - mean(a)`` on the same questions.
 
@@ -309,6 +332,9 @@ def paired_interval(
         One of :data:`PAIRED_METHODS`; ``newcombe`` needs 0/1 scores.
     confidence_level : float
         Strictly between 0 and 1.
+    alternative : str
+        ``"two-sided"`` (default); ``"greater"`` bounds the gap from below ("B is better by
+        at least low"), ``"less"`` from above.
 
     Returns
     -------
@@ -352,5 +378,4 @@ def paired_interval(
     a_arr, b_arr = pair(a, b)
     if method == "newcombe":
         require_binary(a_arr, b_arr, "method 'newcombe'")
-    low, high = compute(a_arr, b_arr, level)
-    return Interval(method, float(low), float(high), level)
+    return _sided(lambda at: compute(a_arr, b_arr, at), method, level, alternative)

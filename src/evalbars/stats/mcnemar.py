@@ -4,8 +4,8 @@ Each test reads only the discordant counts of two models scored 0/1 on the same
 questions, aligned by question: ``a_only`` (A right, B wrong) and ``b_only`` (B right,
 A wrong). Under the null each discordant pair is equally likely to go either way, so
 ``b_only ~ Binomial(a_only + b_only, 1/2)``. The tests are registered by name in
-:data:`evalbars.stats.significance.TESTS`. The two-sided exact binomial p-value
-(:func:`_binom_two_sided`) also serves the sign test and the sign-flip test.
+:data:`evalbars.stats.significance.TESTS`. The exact binomial p-value
+(:func:`evalbars.stats.tails.binomial_p`) also serves the sign test and the sign-flip test.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from scipy import special
 
 from ..core.types import TestResult
 from .checks import pair, require_binary
+from .tails import binomial_p, check_alternative, normal_p
 
 __all__ = ["mcnemar_chi2", "mcnemar_exact", "mcnemar_midp"]
 
@@ -33,13 +34,6 @@ def _binary_pair(a: object, b: object, test: str) -> tuple[int, int]:
     return a_only, b_only
 
 
-def _binom_two_sided(k: int, m: int) -> float:
-    """Two-sided exact p of k ~ Binomial(m, 1/2): min(1, 2 F(min(k, m-k))); 1 when m = 0."""
-    if m == 0:
-        return 1.0
-    return float(min(1.0, 2.0 * special.bdtr(min(k, m - k), m, 0.5)))
-
-
 def _half_binomial_pmf(k: int, m: int) -> float:
     """P(K = k) for K ~ Binomial(m, 1/2), through log-gamma (no huge coefficients)."""
     log_pmf = special.gammaln(m + 1) - special.gammaln(k + 1) - special.gammaln(m - k + 1)
@@ -49,13 +43,16 @@ def _half_binomial_pmf(k: int, m: int) -> float:
 # --- McNemar family (0/1 scores) -----------------------------------------------------
 
 
-def mcnemar_exact(a: object, b: object) -> TestResult:
+def mcnemar_exact(a: object, b: object, *, alternative: str = "two-sided") -> TestResult:
     """McNemar's exact (conditional binomial) test for 0/1 scores.
 
     Parameters
     ----------
     a, b : array_like
         1-D, equal-length 0/1 scores of models A and B, aligned by question.
+    alternative : str
+        ``"two-sided"`` (default), ``"greater"`` (B better than A) or ``"less"``
+        (:mod:`evalbars.stats.tails`).
 
     Returns
     -------
@@ -70,8 +67,11 @@ def mcnemar_exact(a: object, b: object) -> TestResult:
 
         p = min(1, 2 * P(X <= min(a_only, b_only))),   X ~ Binomial(m, 1/2)
 
-    ``p = 1`` when ``m = 0``. Validated against ``scipy.stats.binomtest`` and
-    statsmodels ``mcnemar(exact=True)``; R ``binom.test(17, 21)`` gives 0.00720.
+    ``p = 1`` when ``m = 0``. One-sided: ``P(X >= b_only)`` for ``"greater"``,
+    ``P(X <= b_only)`` for ``"less"``. Validated against ``scipy.stats.binomtest(b_only,
+    m, alternative=...)`` and statsmodels ``mcnemar(exact=True)``; R ``binom.test(17, 21)``
+    gives 0.00720, and ``scipy.stats.binomtest(17, 21, alternative="greater")`` 0.0035987
+    (half of it: the binomial law of p = 1/2 is symmetric).
 
     Examples
     --------
@@ -81,23 +81,28 @@ def mcnemar_exact(a: object, b: object) -> TestResult:
     >>> r.statistic, r.p_value
     (3.0, 0.625)
     """
+    alternative = check_alternative(alternative)
     a_only, b_only = _binary_pair(a, b, "mcnemar-exact")
-    return TestResult("mcnemar-exact", float(b_only), _binom_two_sided(b_only, a_only + b_only))
+    return TestResult("mcnemar-exact", float(b_only),
+                      binomial_p(b_only, a_only + b_only, alternative))
 
 
-def mcnemar_chi2(a: object, b: object) -> TestResult:
+def mcnemar_chi2(a: object, b: object, *, alternative: str = "two-sided") -> TestResult:
     """McNemar's chi-square test with continuity correction, for 0/1 scores.
 
     Parameters
     ----------
     a, b : array_like
         1-D, equal-length 0/1 scores of models A and B, aligned by question.
+    alternative : str
+        ``"two-sided"`` (default), ``"greater"`` (B better than A) or ``"less"``.
 
     Returns
     -------
     TestResult
         ``statistic`` is the corrected chi-square value (symmetric in A and B); nan
-        when there are no discordant pairs (then ``p_value`` is 1).
+        when there are no discordant pairs (then ``p_value`` is 1). One-sided, it is
+        the signed continuity-corrected z instead.
 
     Notes
     -----
@@ -111,6 +116,12 @@ def mcnemar_chi2(a: object, b: object) -> TestResult:
     discordant pair more on one side would *raise* p); here, as in R, ``X2 = 0`` and
     ``p = 1``. R ``mcnemar.test`` on 17 vs 4 discordant pairs gives 6.857, p = 0.0088.
 
+    One-sided (``"greater"``; ``"less"`` mirrors it), the normal approximation to the
+    binomial tail ``P(X >= b_only)`` with continuity correction,
+    ``z = (b_only - a_only - 1) / sqrt(m)``, ``p = P(Z >= z)``: half the two-sided p when
+    the data lean the asked way (``z^2 = X2``). Validated against
+    ``scipy.stats.norm.sf`` of that z and near ``scipy.stats.binomtest``'s exact tail.
+
     Examples
     --------
     >>> a = [1] * 4 + [0] * 17 + [1] * 10
@@ -119,21 +130,29 @@ def mcnemar_chi2(a: object, b: object) -> TestResult:
     >>> round(r.statistic, 3), round(r.p_value, 4)
     (6.857, 0.0088)
     """
+    alternative = check_alternative(alternative)
     a_only, b_only = _binary_pair(a, b, "mcnemar-chi2")
     m = a_only + b_only
     if m == 0:
         return TestResult("mcnemar-chi2", math.nan, 1.0)
+    if alternative != "two-sided":
+        toward = b_only - a_only if alternative == "greater" else a_only - b_only
+        z = (toward - 1) / math.sqrt(m)
+        return TestResult("mcnemar-chi2", float(z if alternative == "greater" else -z),
+                          normal_p(z, "greater"))
     statistic = max(abs(b_only - a_only) - 1, 0) ** 2 / m
     return TestResult("mcnemar-chi2", float(statistic), float(special.chdtrc(1, statistic)))
 
 
-def mcnemar_midp(a: object, b: object) -> TestResult:
+def mcnemar_midp(a: object, b: object, *, alternative: str = "two-sided") -> TestResult:
     """McNemar mid-p test (Fagerland, Lydersen & Laake 2013), for 0/1 scores.
 
     Parameters
     ----------
     a, b : array_like
         1-D, equal-length 0/1 scores of models A and B, aligned by question.
+    alternative : str
+        ``"two-sided"`` (default), ``"greater"`` (B better than A) or ``"less"``.
 
     Returns
     -------
@@ -151,9 +170,12 @@ def mcnemar_midp(a: object, b: object) -> TestResult:
         p = 1                                 if m == 0
 
     following Fagerland, Lydersen & Laake (2013, BMC Med Res Methodol 13:91, and
-    its supplement "How to calculate the McNemar mid-p test"). Validated against
-    their example (1 vs 7 discordant pairs: mid-p 0.039, exact 0.070) and against
-    exact rational arithmetic.
+    its supplement "How to calculate the McNemar mid-p test"). One-sided, the exact tail
+    minus half the point probability: ``P(X >= b_only) - P(X = b_only) / 2`` for
+    ``"greater"``, ``P(X <= b_only) - P(X = b_only) / 2`` for ``"less"``. Validated against
+    their example (1 vs 7 discordant pairs: mid-p 0.039, exact 0.070), against exact
+    rational arithmetic, and one-sided against ``scipy.stats.binomtest`` minus half of
+    ``scipy.stats.binom.pmf``.
 
     Examples
     --------
@@ -165,10 +187,14 @@ def mcnemar_midp(a: object, b: object) -> TestResult:
     >>> r.statistic, round(r.p_value, 4)
     (1.0, 0.0391)
     """
+    alternative = check_alternative(alternative)
     a_only, b_only = _binary_pair(a, b, "mcnemar-midp")
     m = a_only + b_only
     if m == 0:
         return TestResult("mcnemar-midp", float(b_only), 1.0)
+    if alternative != "two-sided":
+        p = binomial_p(b_only, m, alternative) - 0.5 * _half_binomial_pmf(b_only, m)
+        return TestResult("mcnemar-midp", float(b_only), float(min(max(p, 0.0), 1.0)))
     k = min(a_only, b_only)
     point = _half_binomial_pmf(k, m)
     if a_only == b_only:

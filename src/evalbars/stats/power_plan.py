@@ -13,11 +13,11 @@ import math
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from scipy.special import ndtr, ndtri
-
 from ..core.errors import EvalbarsError
 from .mcnemar_power import _mcnemar
 from .power_checks import _count, _pct, _real
+from .power_z import required_delta, z_power
+from .tails import check_alternative
 
 DESIGNS = ("paired", "unpaired", "clustered")
 """Accepted values of ``design``."""
@@ -103,23 +103,6 @@ def sampled_se(n: int, *, accuracy: float, between_variance: float, samples: flo
     return math.sqrt(variance / n)
 
 
-# --- the normal approximation ---------------------------------------------------------
-
-
-def _z_power(delta: float, alpha: float) -> float:
-    """Power of the two-sided z test at standardized effect ``delta`` (both tails)."""
-    z = -ndtri(alpha / 2)
-    return float(ndtr(delta - z) + ndtr(-z - delta))
-
-
-def _required_delta(power: float, alpha: float) -> float:
-    """The standardized effect at which the two-sided z test has this power."""
-    from scipy.optimize import brentq  # imported when a plan is solved, not with the module
-
-    top = -ndtri(alpha / 2) + ndtri(power)
-    return brentq(lambda d: _z_power(d, alpha) - power, 0.0, top, xtol=1e-14)
-
-
 # --- the validated design -------------------------------------------------------------
 
 
@@ -149,6 +132,7 @@ class _Plan:
     icc: float | None
     samples: int | None
     between_variance: float | None
+    alternative: str = "two-sided"
 
     def totals(self, gap: float) -> list[float]:
         """Single-answer variance of each compared arm (one for a paired design)."""
@@ -192,12 +176,13 @@ class _Plan:
     def power(self, n: float, gap: float) -> float:
         """Power of the plan's method at n questions (per model) and this gap."""
         if self.method == "mcnemar-exact":
-            return _mcnemar(int(n), self.disagreement, gap, self.alpha)
+            return _mcnemar(int(n), self.disagreement, gap, self.alpha, self.alternative)
         if self.method == "cohen-h":
-            return _z_power(self.cohen_h(gap) * math.sqrt(n / (2 * self.design_effect)),
-                            self.alpha)
+            return z_power(self.cohen_h(gap) * math.sqrt(n / (2 * self.design_effect)),
+                           self.alpha, self.alternative)
         variance = self.unit_variance(gap)
-        return _z_power(gap * math.sqrt(n / variance), self.alpha) if variance > 0 else 1.0
+        return z_power(gap * math.sqrt(n / variance), self.alpha, self.alternative) \
+            if variance > 0 else 1.0
 
     def cohen_h(self, gap: float) -> float:
         p_a, p_b = self.baseline, self.baseline + gap
@@ -258,7 +243,9 @@ def _clustering(design: str, given: dict) -> tuple[float, float | None, float | 
     return 1 + (size - 1) * rho, size, rho
 
 
-def _plan(design: object, method: object, alpha: object, given: dict) -> _Plan:
+def _plan(design: object, method: object, alpha: object, given: dict,
+          alternative: object = "two-sided") -> _Plan:
+    alternative = check_alternative(alternative)
     if design not in DESIGNS:
         raise EvalbarsError(f"design must be one of {', '.join(map(repr, DESIGNS))}; "
                             f"got {design!r}")
@@ -308,7 +295,8 @@ def _plan(design: object, method: object, alpha: object, given: dict) -> _Plan:
     if method == "cohen-h" and (p is None or k is not None):
         raise EvalbarsError("method 'cohen-h' compares two independent proportions: give "
                             "baseline and leave out samples")
-    plan = _Plan(design, method, alpha, paired, d, p, v, effect, size, rho, k, between)
+    plan = _Plan(design, method, alpha, paired, d, p, v, effect, size, rho, k, between,
+                 alternative)
     if k is not None and min(plan.totals(0.0)) < between:
         raise EvalbarsError(f"between_variance must be at most the per-question variance it is "
                             f"part of, {min(plan.totals(0.0)):.6g}; got {between!r}")
@@ -322,7 +310,7 @@ def _n_for(plan: _Plan, gap: float, power: float) -> tuple[int, float | None]:
     """(n rounded up, unrounded n or None) reaching this power at this gap."""
     if plan.method == "mcnemar-exact":
         return _smallest_exact_n(plan, gap, power), None
-    delta = _required_delta(power, plan.alpha)
+    delta = required_delta(power, plan.alpha, plan.alternative)
     if plan.method == "cohen-h":
         exact = 2 * plan.design_effect * delta ** 2 / plan.cohen_h(gap) ** 2
     else:
@@ -352,7 +340,8 @@ def _gap_for(plan: _Plan, n: int, power: float) -> float:
     """The smallest gap detected with this power at n."""
     top = plan.max_gap()
     if plan.method == "normal" and top == math.inf:
-        return _required_delta(power, plan.alpha) * math.sqrt(plan.unit_variance(0.0) / n)
+        return required_delta(power, plan.alpha, plan.alternative) \
+            * math.sqrt(plan.unit_variance(0.0) / n)
     if plan.power(n, top) < power:
         raise EvalbarsError(f"no gap reaches power {power!r} with n={n}: even the largest "
                             f"possible gap, {top:.6g}, is detected with power "

@@ -12,10 +12,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import special
 
 from ..core.types import TestResult
 from .checks import pair
+from .tails import check_alternative, normal_p
 
 __all__ = ["wilcoxon"]
 
@@ -60,21 +60,24 @@ def _wilcoxon_route(n: int, m: int, has_ties: bool) -> str:
     return "normal"
 
 
-def wilcoxon(a: object, b: object) -> TestResult:
+def wilcoxon(a: object, b: object, *, alternative: str = "two-sided") -> TestResult:
     """Wilcoxon signed-rank test on ``d = b - a``, zero differences dropped.
 
     Parameters
     ----------
     a, b : array_like
         1-D, equal-length scores of models A and B, aligned by question.
+    alternative : str
+        ``"two-sided"`` (default), ``"greater"`` (B better than A: ``R+`` large) or
+        ``"less"``.
 
     Returns
     -------
     TestResult
         ``statistic`` is ``min(R+, R-)``, the smaller of the rank sums of the
         positive and negative differences (what scipy reports for two-sided tests;
-        unchanged by swapping A and B). ``exact`` is False when the normal
-        approximation was used. With every difference zero: statistic 0, p 1.
+        unchanged by swapping A and B); ``R+`` for a one-sided test, as scipy. ``exact`` is
+        False when the normal approximation was used. With every difference zero: statistic 0, p 1.
 
     Notes
     -----
@@ -92,8 +95,12 @@ def wilcoxon(a: object, b: object) -> TestResult:
       ``se**2 = (m(m+1)(2m+1) - sum(t**3 - t) / 2) / 24`` over tie groups of size
       ``t``, ``p = 2 P(Z >= |z|)``.
 
+    One-sided, the tail on the asked side: ``P(R+ >= r)`` for ``"greater"``, ``P(R+ <=
+    r)`` for ``"less"``; the normal route corrects by 1/2 toward the null in the asked
+    direction (``z = (R+ - m(m+1)/4 - 1/2) / se``, ``p = P(Z >= z)`` for ``"greater"``).
+
     Validated against ``scipy.stats.wilcoxon(d, zero_method="wilcox",
-    correction=True, method="auto")`` on data taking each route. (scipy returns nan
+    correction=True, method="auto", alternative=...)`` on data taking each route. (scipy returns nan
     for all-zero ``d`` with n > 13; here p is 1.)
 
     Examples
@@ -104,6 +111,7 @@ def wilcoxon(a: object, b: object) -> TestResult:
     >>> r.statistic, r.p_value, r.exact
     (3.0, 0.0390625, True)
     """
+    alternative = check_alternative(alternative)
     a_arr, b_arr = pair(a, b)
     d = b_arr - a_arr
     nonzero = d[d != 0]
@@ -116,18 +124,19 @@ def wilcoxon(a: object, b: object) -> TestResult:
     r_minus = m * (m + 1) / 2 - r_plus
     _, tie_sizes = np.unique(mags, return_counts=True)
     route = _wilcoxon_route(n, m, bool(np.any(tie_sizes > 1)))
+    statistic = min(r_plus, r_minus) if alternative == "two-sided" else r_plus
 
     if route == "normal":
         tie_sizes = tie_sizes.astype(float)
         se = math.sqrt((m * (m + 1) * (2 * m + 1) - np.sum(tie_sizes**3 - tie_sizes) / 2) / 24)
         z = (r_plus - m * (m + 1) / 4) / se
-        z -= np.sign(z) * 0.5 / se
-        p = float(min(1.0, 2.0 * special.ndtr(-abs(z))))
-        return TestResult("wilcoxon", min(r_plus, r_minus), p, exact=False)
+        toward = {"greater": 1.0, "less": -1.0}.get(alternative, np.sign(z))
+        z -= toward * 0.5 / se
+        return TestResult("wilcoxon", statistic, normal_p(float(z), alternative), exact=False)
 
     counts = _subset_sum_counts(np.rint(2 * ranks).astype(np.int64))  # null law of 2 R+
     observed = int(round(2 * r_plus))
-    as_low = int(counts[: observed + 1].sum())
-    as_high = int(counts[observed:].sum())
-    p = min(1.0, 2 * min(as_low, as_high) / float(1 << m))
-    return TestResult("wilcoxon", min(r_plus, r_minus), p)
+    as_low = int(counts[: observed + 1].sum()) / float(1 << m)
+    as_high = int(counts[observed:].sum()) / float(1 << m)
+    p = {"greater": as_high, "less": as_low}.get(alternative, min(1.0, 2 * min(as_low, as_high)))
+    return TestResult("wilcoxon", statistic, float(p))

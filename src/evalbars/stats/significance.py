@@ -2,8 +2,9 @@
 
 Every test compares two models scored on the same questions: ``a`` (model A) and
 ``b`` (model B), aligned by question, with per-question differences ``d = b - a``.
-All p-values are two-sided and lie in [0, 1]; a p-value is exactly 1 when the data
-hold no evidence at all (no discordant pairs, all differences zero). A statistic is
+p-values are two-sided unless ``alternative`` is ``"greater"`` (B better than A) or
+``"less"`` (:mod:`evalbars.stats.tails`), and lie in [0, 1]; a p-value is exactly 1 when
+the data hold no evidence at all (no discordant pairs, all differences zero). A statistic is
 nan where it is undefined (e.g. ``paired-t`` with every difference zero).
 
 Tests are registered in :data:`TESTS` (``name -> function``), which also drives
@@ -29,14 +30,13 @@ import math
 from typing import Callable
 
 import numpy as np
-from scipy import special
 
 from ..core.errors import EvalbarsError
 from ..core.types import TestResult
 from . import mcnemar, permutation, signed_rank
 from .checks import _n_resamples, _seed, pair
-from .mcnemar import _binom_two_sided
 from .permutation import _fsum_mean
+from .tails import binomial_p, check_alternative, student_p
 
 __all__ = [
     "BINARY_TESTS",
@@ -58,13 +58,15 @@ CONTINUOUS_TESTS: tuple[str, ...] = ("sign", "sign-flip", "paired-t", "wilcoxon"
 # --- tests for any scores -------------------------------------------------------------
 
 
-def sign_test(a: object, b: object) -> TestResult:
+def sign_test(a: object, b: object, *, alternative: str = "two-sided") -> TestResult:
     """Sign test on the per-question differences; ties are dropped.
 
     Parameters
     ----------
     a, b : array_like
         1-D, equal-length scores of models A and B, aligned by question.
+    alternative : str
+        ``"two-sided"`` (default), ``"greater"`` (B better than A) or ``"less"``.
 
     Returns
     -------
@@ -75,9 +77,10 @@ def sign_test(a: object, b: object) -> TestResult:
     -----
     With ``m`` the number of nonzero differences and ``k`` the number of positive
     ones, ``k ~ Binomial(m, 1/2)`` under the null and
-    ``p = min(1, 2 * P(X <= min(k, m - k)))``; ``p = 1`` when ``m = 0``. On 0/1
-    scores this is :func:`evalbars.stats.mcnemar.mcnemar_exact`. Validated against
-    ``scipy.stats.binomtest(k, m)`` and statsmodels ``sign_test``.
+    ``p = min(1, 2 * P(X <= min(k, m - k)))``; ``p = 1`` when ``m = 0``; one-sided
+    ``P(X >= k)`` (``"greater"``) or ``P(X <= k)`` (``"less"``). On 0/1 scores this is
+    :func:`evalbars.stats.mcnemar.mcnemar_exact`. Validated against
+    ``scipy.stats.binomtest(k, m, alternative=...)`` and statsmodels ``sign_test``.
 
     Examples
     --------
@@ -87,20 +90,23 @@ def sign_test(a: object, b: object) -> TestResult:
     >>> r.statistic, r.p_value
     (4.0, 0.375)
     """
+    alternative = check_alternative(alternative)
     a_arr, b_arr = pair(a, b)
     d = b_arr - a_arr
     k = int(np.count_nonzero(d > 0))
     m = k + int(np.count_nonzero(d < 0))
-    return TestResult("sign", float(k), _binom_two_sided(k, m))
+    return TestResult("sign", float(k), binomial_p(k, m, alternative))
 
 
-def paired_t(a: object, b: object) -> TestResult:
+def paired_t(a: object, b: object, *, alternative: str = "two-sided") -> TestResult:
     """Paired t-test of ``mean(d) = 0``.
 
     Parameters
     ----------
     a, b : array_like
         1-D, equal-length scores of models A and B, aligned by question.
+    alternative : str
+        ``"two-sided"`` (default), ``"greater"`` (B better than A) or ``"less"``.
 
     Returns
     -------
@@ -108,13 +114,15 @@ def paired_t(a: object, b: object) -> TestResult:
         ``statistic`` is t (signed: positive when B scores higher). It is nan with
         ``p_value`` 1 when undefined for lack of evidence (one question, or every
         difference zero), and +-inf with ``p_value`` 0 when every difference is the
-        same nonzero value.
+        same nonzero value (1 when that value lies on the other side of a one-sided
+        alternative).
 
     Notes
     -----
     ``t = mean(d) / (sd(d) / sqrt(n))`` with ``sd`` the sample sd (ddof=1);
-    ``p = 2 P(T_{n-1} >= |t|)``. Sums are exactly rounded (``math.fsum``), so row
-    order never changes a digit. Validated against ``scipy.stats.ttest_rel(b, a)``.
+    ``p = 2 P(T_{n-1} >= |t|)``, one-sided ``P(T_{n-1} >= t)`` (``"greater"``) or
+    ``P(T_{n-1} <= t)``. Sums are exactly rounded (``math.fsum``), so row order never
+    changes a digit. Validated against ``scipy.stats.ttest_rel(b, a, alternative=...)``.
 
     Examples
     --------
@@ -124,6 +132,7 @@ def paired_t(a: object, b: object) -> TestResult:
     >>> round(r.statistic, 4), round(r.p_value, 4)
     (1.9764, 0.1051)
     """
+    alternative = check_alternative(alternative)
     a_arr, b_arr = pair(a, b)
     d = b_arr - a_arr
     n = d.size
@@ -132,9 +141,10 @@ def paired_t(a: object, b: object) -> TestResult:
     mean = _fsum_mean(d)
     var = math.fsum((d - mean) ** 2) / (n - 1)
     if var == 0.0:
-        return TestResult("paired-t", math.copysign(math.inf, mean), 0.0)
+        t = math.copysign(math.inf, mean)
+        return TestResult("paired-t", t, student_p(t, n - 1, alternative))
     t = mean / math.sqrt(var / n)
-    return TestResult("paired-t", t, float(min(1.0, 2.0 * special.stdtr(n - 1, -abs(t)))))
+    return TestResult("paired-t", t, student_p(t, n - 1, alternative))
 
 
 # --- registry and dispatcher ----------------------------------------------------------
@@ -161,6 +171,7 @@ def paired_test(
     name: str,
     n_resamples: int = 10_000,
     seed: np.random.SeedSequence | None = None,
+    alternative: str = "two-sided",
 ) -> TestResult:
     """Run the paired test ``name`` on scores ``a`` (model A) and ``b`` (model B).
 
@@ -175,11 +186,14 @@ def paired_test(
         Positive; used by ``sign-flip`` (Monte Carlo size and enumeration budget).
     seed : numpy.random.SeedSequence, optional
         Used by ``sign-flip`` when it needs Monte Carlo (required there).
+    alternative : str
+        ``"two-sided"`` (default), ``"greater"`` (B better than A: the gap ``b - a`` above
+        0) or ``"less"``; one of :data:`evalbars.stats.tails.ALTERNATIVES`.
 
     Returns
     -------
     TestResult
-        Two-sided p-value in [0, 1]; see each test's function for its statistic.
+        p-value in [0, 1] for ``alternative``; see each test's function for its statistic.
 
     Examples
     --------
@@ -191,12 +205,15 @@ def paired_test(
     >>> r = paired_test(a, b, name="sign-flip", seed=np.random.SeedSequence(0))
     >>> r.p_value, r.exact
     (0.625, True)
+    >>> paired_test(a, b, name="mcnemar-exact", alternative="greater").p_value
+    0.3125
     """
     if not isinstance(name, str) or name not in TESTS:
         valid = ", ".join(repr(key) for key in TESTS)
         raise EvalbarsError(f"name must be one of {valid}; got {name!r}")
     n_resamples = _n_resamples(n_resamples)
     seed = _seed(seed)
+    alternative = check_alternative(alternative)
     if name in _RESAMPLING_TESTS:
-        return TESTS[name](a, b, n_resamples=n_resamples, seed=seed)
-    return TESTS[name](a, b)
+        return TESTS[name](a, b, n_resamples=n_resamples, seed=seed, alternative=alternative)
+    return TESTS[name](a, b, alternative=alternative)

@@ -76,7 +76,7 @@ _HANDLED = {
                 "tests", "equivalence"},
     "leaderboard": {"n_items", "score_type", "models", "dropped", "baseline", "correction",
                     "pairs", "groups"},
-    "passk": {"models", "a", "b", "difference"},
+    "passk": {"models", "a", "b", "difference", "difference_pass_hat_k"},
     "power": {"solved_for", "n", "gap", "power", "alpha", "design", "method", "inputs",
               "achieved_power", "n_unrounded", "exact_mcnemar_power", "design_effect",
               "effective_n", "n_clusters", "grid", "pilot"},
@@ -162,15 +162,19 @@ def _compare_sections(doc: dict) -> list[Section]:
     difference, score_type = doc["difference"], doc["score_type"]
     gap = number_text(doc, difference["estimate"], digits(doc), sign=True)
     unit = " points" if score_type == "binary" else ""
-    blocks: list = [f"Gap {gap}{unit}, paired on the same questions ({level(doc)} intervals).",
-                    Table(["method", f"{level(doc)} interval"],
+    side = doc["settings"].get("alternative", "two-sided")  # compare --alternative
+    sided = "two-sided" if side == "two-sided" else \
+        f"one-sided: B {'better' if side == 'greater' else 'worse'} than A"
+    bound = "interval" if side == "two-sided" else "one-sided bound"
+    blocks: list = [f"Gap {gap}{unit}, paired on the same questions ({level(doc)} {bound}s).",
+                    Table(["method", f"{level(doc)} {bound}"],
                           difference_rows(doc, digits(doc)))]
     ratio = difference.get("width_ratio_unpaired_to_paired")
     if ratio is not None:
         blocks.append(pairing_words(ratio).capitalize() + ".")
     out.append(Section(f"Difference {difference['b']} \u2212 {difference['a']}", tuple(blocks)))
     out.append(Section("Agreement", _agreement_blocks(doc)))
-    out.append(Section("Tests (two-sided)",
+    out.append(Section(f"Tests ({sided})",
                        (Table(["test", "statistic", "p"], p_value_rows(doc)),)))
     if isinstance(doc.get("equivalence"), dict):
         out.append(_equivalence_section(doc, doc["equivalence"]))
@@ -243,17 +247,24 @@ def _leaderboard_sections(doc: dict) -> list[Section]:
 
 def _passk_sections(doc: dict) -> list[Section]:
     settings = doc["settings"]
-    rows = [[model["name"], f"pass@{row['k']}", number_text(doc, row["estimate"], 1),
+    rows = [[model["name"], f"{label}{row['k']}", number_text(doc, row["estimate"], 1),
              interval_text(doc, row["low"], row["high"], 1), number_text(doc, row["shortcut"], 1)]
-            for model in doc["models"] for row in model["pass_at_k"]]
+            for model in doc["models"]
+            for label, key in (("pass@", "pass_at_k"), ("pass^", "pass_hat_k")) if key in model
+            for row in model[key]]
     note = (f"{level(doc)} intervals ({scalar(settings.get('method'))}, resampling "
             f"{scalar(settings.get('resample'))}); the shortcut {scalar(settings.get('shortcut'))}"
-            " is biased low and shown for contrast only.")
+            " is biased low and shown for contrast only"
+            + (f"; pass^k (all k tries pass) and its shortcut "
+               f"{scalar(settings.get('shortcut_pass_hat_k'))}, biased high, beside it."
+               if "shortcut_pass_hat_k" in settings else "."))
     out = [Section("pass@k (%)", (note, Table(["model", "k", "estimate", "interval",
                                                "shortcut"], rows)))]
     if doc.get("difference"):
-        gaps = [[f"pass@{row['k']}", number_text(doc, row["estimate"], 1, True),
-                 interval_text(doc, row["low"], row["high"], 1, True)] for row in doc["difference"]]
+        gaps = [[f"{label}{row['k']}", number_text(doc, row["estimate"], 1, True),
+                 interval_text(doc, row["low"], row["high"], 1, True)]
+                for label, key in (("pass@", "difference"), ("pass^", "difference_pass_hat_k"))
+                for row in doc.get(key) or ()]
         out.append(Section(f"Difference {doc['b']} \u2212 {doc['a']} (points)",
                            (Table(["k", "gap", "interval"], gaps),)))
     return out

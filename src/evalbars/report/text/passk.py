@@ -32,17 +32,23 @@ def statement(doc: dict) -> str:
     low = min(m["answers"]["min"] for m in doc["models"])
     high = max(m["answers"]["max"] for m in doc["models"])
     each = str(low) if low == high else f"{low} to {high}"
+    hat = "pass_hat_k" in doc["models"][0]
     parts = []
     for model in doc["models"]:
-        rows = [f"pass@{r['k']} {_pct(r['estimate'])}% ({level} CI {_pct(r['low'])} to "
-                f"{_pct(r['high'])}%)" for r in model["pass_at_k"]]
+        rows = [f"{name}{r['k']} {_pct(r['estimate'])}% ({level} CI {_pct(r['low'])} to "
+                f"{_pct(r['high'])}%)" for name, key in _measures(hat) for r in model[key]]
         parts.append(f"{model['name']} has " + ", ".join(rows))
     sentences = [f"On {doc['models'][0]['n_items']:,} questions with {each} sampled answers "
                  "each, " + "; ".join(parts) + "."]
+    if hat:
+        sentences.append("pass^k is the chance that all k tries pass, pass@k that at least "
+                         "one does.")
     if "difference" in doc:
-        gaps = [f"pass@{g['k']} {_gap(g['estimate'])} points ({level} CI {_gap(g['low'])} to "
-                f"{_gap(g['high'])})" for g in doc["difference"]]
-        undecided = [f"pass@{g['k']}" for g in doc["difference"]
+        differences = [(name, doc[key]) for name, key in
+                       (("pass@", "difference"), ("pass^", "difference_pass_hat_k")) if key in doc]
+        gaps = [f"{name}{g['k']} {_gap(g['estimate'])} points ({level} CI {_gap(g['low'])} to "
+                f"{_gap(g['high'])})" for name, rows in differences for g in rows]
+        undecided = [f"{name}{g['k']}" for name, rows in differences for g in rows
                      if g["low"] is not None and g["low"] <= 0 <= g["high"]]
         sentences.append(f"Paired on the same questions, {doc['b']} \u2212 {doc['a']}: "
                          + ", ".join(gaps) + ".")
@@ -52,8 +58,14 @@ def statement(doc: dict) -> str:
     unit = "whole clusters of questions" if settings["resample"] == "clusters" else "questions"
     sentences.append(f"Intervals are percentile bootstrap intervals ({settings['n_resamples']:,}"
                      f" resamples) over {unit}, each carrying all its answers. The shortcut "
-                     "1 \u2212 (1 \u2212 c/n)^k, shown for contrast, underestimates pass@k.")
+                     "1 \u2212 (1 \u2212 c/n)^k, shown for contrast, underestimates pass@k"
+                     + (", and (c/n)^k overestimates pass^k." if hat else "."))
     return " ".join(sentences)
+
+
+def _measures(hat: bool) -> tuple[tuple[str, str], ...]:
+    """(label prefix, model key) of the measures in the document."""
+    return (("pass@", "pass_at_k"), ("pass^", "pass_hat_k")) if hat else (("pass@", "pass_at_k"),)
 
 
 def _answers(model: dict) -> str:
@@ -61,23 +73,29 @@ def _answers(model: dict) -> str:
     return f"{low}" if low == high else f"{low}\u2013{high}"
 
 
-def _model_rows(doc: dict) -> tuple[list[str], list[list[str]]]:
-    header = ["model", "k", "pass@k", "interval", "shortcut (biased)"]
+def _model_rows(doc: dict, key: str = "pass_at_k") -> tuple[list[str], list[list[str]]]:
+    header = ["model", "k", "pass@k" if key == "pass_at_k" else "pass^k", "interval",
+              "shortcut (biased)"]
     rows = []
     for model in doc["models"]:
-        for index, row in enumerate(model["pass_at_k"]):
+        for index, row in enumerate(model[key]):
             rows.append([model["name"] if index == 0 else "", str(row["k"]),
                          _pct(row["estimate"]), f"{_pct(row['low'])} to {_pct(row['high'])}",
                          _pct(row["shortcut"])])
     return header, rows
 
 
-def _difference_rows(doc: dict) -> tuple[list[str], list[list[str]]]:
+def _difference_rows(doc: dict, key: str = "difference") -> tuple[list[str], list[list[str]]]:
     header = ["k", "gap (points)", "interval"]
     rows = [[str(gap["k"]), _pct(gap["estimate"], True),
              f"{_pct(gap['low'], True)} to {_pct(gap['high'], True)}"]
-            for gap in doc["difference"]]
+            for gap in doc[key]]
     return header, rows
+
+
+def _hat_heading(doc: dict) -> str:
+    return (f"pass^k, all k tries pass (same resamples; shortcut = "
+            f"{doc['settings']['shortcut_pass_hat_k']}, biased high)")
 
 
 def _heading(doc: dict) -> str:
@@ -96,9 +114,14 @@ def render_text(doc: dict, width: int = 92) -> str:
              f"{answers}"]
     lines += source_lines(doc, dropped="questions present for one model only")
     lines += ["", _heading(doc)] + table(*_model_rows(doc))
+    if "pass_hat_k" in first:
+        lines += ["", _hat_heading(doc)] + table(*_model_rows(doc, "pass_hat_k"))
     if "difference" in doc:
         lines += ["", f"Difference {doc['b']} \u2212 {doc['a']} (paired on the same questions)"]
         lines += table(*_difference_rows(doc))
+    if "difference_pass_hat_k" in doc:
+        lines += ["", f"Difference in pass^k, {doc['b']} \u2212 {doc['a']} (paired)"]
+        lines += table(*_difference_rows(doc, "difference_pass_hat_k"))
     lines += closing_lines(doc, width)
     return "\n".join(lines) + "\n"
 
@@ -108,8 +131,13 @@ def render_markdown(doc: dict) -> str:
     lines = [f"### evalbars passk: {fmt.count(doc['models'][0]['n_items'])} questions", "",
              doc["statement"], "", f"**{_heading(doc)}**", ""]
     lines += md_table(*_model_rows(doc))
+    if "pass_hat_k" in doc["models"][0]:
+        lines += ["", f"**{_hat_heading(doc)}**", ""] + md_table(*_model_rows(doc, "pass_hat_k"))
     if "difference" in doc:
         lines += ["", f"**Difference** {doc['b']} \u2212 {doc['a']} (paired)", ""]
         lines += md_table(*_difference_rows(doc))
+    if "difference_pass_hat_k" in doc:
+        lines += ["", f"**Difference in pass^k** {doc['b']} \u2212 {doc['a']} (paired)", ""]
+        lines += md_table(*_difference_rows(doc, "difference_pass_hat_k"))
     lines += markdown_closing(doc)
     return "\n".join(lines) + "\n"

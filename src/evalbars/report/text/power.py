@@ -34,6 +34,8 @@ def _value(doc: dict, key: str, value) -> str:
 def input_rows(doc: dict) -> list[list[str]]:
     """The design, the method and each input, as (name, value) rows."""
     rows = [["design", doc["design"]], ["method", doc["method"]]]
+    if doc.get("alternative", "two-sided") != "two-sided":
+        rows.append(["alternative", f"{doc['alternative']} (one-sided)"])
     return rows + [[key.replace("_", " "), _value(doc, key, value)]
                    for key, value in doc["inputs"].items()]
 

@@ -12,12 +12,13 @@ import importlib
 from types import ModuleType
 
 from ..escape import md_safe, visible
+from .strata import with_strata
 
 RENDERER_MODULES = {
     "ci": "scores", "compare": "scores", "leaderboard": "leaderboard",
     "bradley-terry": "leaderboard", "select": "select", "seeds": "seeds",
     "ablation": "ablation", "gate": "gate", "passk": "passk", "power": "power",
-    "simulate": "simulate",
+    "simulate": "simulate", "monitor": "monitor",
 }
 """The module of :mod:`evalbars.report.text` that renders each document ``kind`` (with
 ``render_text`` and ``render_markdown``)."""
@@ -52,5 +53,7 @@ def render(doc: dict, output_format: str) -> str:
     """
     module = renderer(doc["kind"])
     if output_format == "markdown":
-        return module.render_markdown(md_safe(doc))
-    return module.render_text(visible(doc))
+        safe = md_safe(doc)
+        return with_strata(module.render_markdown(safe), safe, "markdown")
+    safe = visible(doc)
+    return with_strata(module.render_text(safe), safe, "text")

@@ -154,7 +154,7 @@ def equivalence_block(doc: dict, digits: int) -> tuple[str, list[list[str]]]:
     if eq.get("n_needed") is not None:
         decided += f"; about {fmt.count(eq['n_needed'])} questions would be needed"
     rows = [["deciding interval", f"{fmt.ends(interval, score_type, digits, sign=True)} "
-                                  f"({interval['level']:.0%} {interval['method']})"],
+                                  f"({fmt.level(interval['level'])} {interval['method']})"],
             ["non-inferiority p", fmt.p_cell(eq["non_inferiority_p"])],
             ["equivalence (TOST) p", fmt.p_cell(eq["tost_p"])],
             ["decision", decided]]
@@ -164,25 +164,29 @@ def equivalence_block(doc: dict, digits: int) -> tuple[str, list[list[str]]]:
 def render_text(doc: dict, width: int = 92) -> str:
     """The terminal report for a ``ci`` or ``compare`` document."""
     digits = _digits(doc)
-    level = f"{doc['settings']['confidence_level']:.0%}"
+    level = fmt.level(doc['settings']['confidence_level'])
     kind = "0/1 scores" if doc["score_type"] == "binary" else "continuous scores"
     lines = [f"evalbars {doc['kind']}: {fmt.count(doc['n_items'])} questions, {kind}"]
     lines += source_lines(doc, dropped="items present for one model only")
-    lines += ["", f"Scores ({level} intervals, {_units(doc)})"]
+    bounds = doc["kind"] == "ci" and _sided(doc, "") != ""  # compare keeps scores two-sided
+    lines += ["", f"Scores (one-sided {level} bounds, {_units(doc)})" if bounds else
+              f"Scores ({level} intervals, {_units(doc)})"]
     lines += table(*model_rows(doc, digits))
     lines += _structure_rows(doc)
     if doc["kind"] == "compare":
         difference = doc["difference"]
         unit = " points" if doc["score_type"] == "binary" else ""
         gap = fmt.value(difference["estimate"], doc["score_type"], digits, sign=True)
+        kind = f"{level} intervals" if _sided(doc, "") == "" else \
+            f"{_sided(doc, '').replace(':', f' {level} bounds:')}"
         lines += ["", f"Difference {difference['b']} \u2212 {difference['a']}: {gap}{unit} "
-                      f"({level} intervals)"]
+                      f"({kind})"]
         lines += table(None, difference_rows(doc, digits))
         ratio = difference["width_ratio_unpaired_to_paired"]
         if ratio is not None:
             lines.append(f"  {pairing_words(ratio)}")
         lines += ["", "Agreement", "  " + agreement_line(doc)]
-        lines += ["", "Tests (two-sided)"]
+        lines += ["", f"Tests ({_sided(doc, 'two-sided')})"]
         lines += table(["test", "statistic", "p"], p_value_rows(doc))
         if doc.get("equivalence"):
             title, rows = equivalence_block(doc, digits)
@@ -195,20 +199,37 @@ def render_text(doc: dict, width: int = 92) -> str:
 def render_markdown(doc: dict) -> str:
     """Markdown for a pull-request comment: the statement, then the tables."""
     digits = _digits(doc)
-    level = f"{doc['settings']['confidence_level']:.0%}"
+    level = fmt.level(doc['settings']['confidence_level'])
     lines = [f"### evalbars {doc['kind']}: {fmt.count(doc['n_items'])} questions", "",
-             doc["statement"], "", f"**Scores** ({level} intervals, {_units(doc)})", ""]
+             doc["statement"], "",
+             f"**Scores** ({'one-sided ' if doc['kind'] == 'ci' and _sided(doc, '') else ''}"
+             f"{level} {'bounds' if doc['kind'] == 'ci' and _sided(doc, '') else 'intervals'}, "
+             f"{_units(doc)})", ""]
     lines += md_table(*model_rows(doc, digits))
     if doc["kind"] == "compare":
         difference = doc["difference"]
         gap = fmt.value(difference["estimate"], doc["score_type"], digits, sign=True)
         lines += ["", f"**Difference** {difference['b']} \u2212 {difference['a']}: {gap}", ""]
-        lines += md_table(["method", f"{level} interval"], difference_rows(doc, digits))
+        bound = f"{level} interval" if _sided(doc, "") == "" else f"one-sided {level} bound"
+        lines += md_table(["method", bound], difference_rows(doc, digits))
         lines += ["", agreement_line(doc), ""]
-        lines += md_table(["test (two-sided)", "statistic", "p"], p_value_rows(doc))
+        lines += md_table([f"test ({_sided(doc, 'two-sided')})", "statistic", "p"],
+                          p_value_rows(doc))
         if doc.get("equivalence"):
             title, rows = equivalence_block(doc, digits)
             lines += ["", f"**{title}**", ""]
             lines += md_table(["", "value"], rows)
     lines += markdown_closing(doc)
     return "\n".join(lines) + "\n"
+
+
+def _sided(doc: dict, two_sided: str) -> str:
+    """``two_sided``, or the one-sided question of ``settings.alternative`` (B vs A).
+
+    >>> _sided({"settings": {"alternative": "greater"}}, "two-sided")
+    'one-sided: B better than A'
+    """
+    alternative = doc["settings"].get("alternative", "two-sided")
+    if alternative == "two-sided":
+        return two_sided
+    return f"one-sided: B {'better' if alternative == 'greater' else 'worse'} than A"

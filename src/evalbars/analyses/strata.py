@@ -1,0 +1,233 @@
+"""The strata part of a score report: the weighted aggregate, each stratum, the paired gap.
+
+With ``stratum=`` (``--stratum COL``) ``ci`` and ``compare`` add a ``strata`` section:
+each model's aggregate ``sum_s w_s mean_s`` (micro, macro or given weights) with its
+stratified standard error and intervals (Student t on Satterthwaite df, normal, and the
+stratified bootstrap), each stratum's own score and interval, and in ``compare`` the gap
+``b - a`` paired within strata with the stratified tests (sign-flip within strata; for
+0/1 scores the exact stratified McNemar test when its null law is small enough, and the
+Mantel-Haenszel chi-square). With clusters (nested inside strata) the clusters are the
+units within each stratum: cluster-robust stratified SEs, a bootstrap of clusters within
+strata and the sign-flip of whole clusters (the item-level 0/1 tests are left out).
+Bootstrap and Monte Carlo streams are children of the analysis seed keyed
+``strata:bootstrap:model:<name>`` (each model's aggregate), ``strata:bootstrap:paired:<a>
+\\x00<b>`` (the gap, names sorted) and ``strata:sign-flip``, so adding a model changes
+nothing already reported.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from ..core.errors import EvalbarsError
+from ..core.seeding import child_seed
+from ..core.types import Interval, TestResult
+from ..io.strata import check_nested, read_strata, weights_option
+from ..stats import strata as st
+from ..stats import strata_resampling as sr
+from ..stats import strata_tests as stt
+from ..stats.bootstrap import percentile_interval
+from ..stats.tails import one_sided_ends, two_sided_level
+from .measures import Prepared
+from .results import Settings
+
+__all__ = ["FEW_ITEMS", "Aggregate", "Strata", "StratumRow", "strata_section",
+           "strata_warnings", "stratify"]
+
+
+@dataclass(frozen=True, slots=True)
+class Aggregate:
+    """A weighted aggregate (a model's score, or the gap ``b - a``) over strata."""
+
+    name: str
+    estimate: float
+    se: float
+    df: float
+    intervals: tuple[Interval, ...]
+    n_clusters: int | None = None
+
+    def to_dict(self) -> dict:
+        out = {"name": self.name, "estimate": self.estimate, "se": self.se, "df": self.df,
+               "intervals": [i.to_dict() for i in self.intervals]}
+        if self.n_clusters is not None:
+            out["n_clusters"] = self.n_clusters
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class StratumRow:
+    """One stratum: its label, size, weight, and each model's mean with its interval."""
+
+    label: str
+    n: int
+    weight: float
+    means: tuple[float, ...]
+    intervals: tuple[Interval, ...]
+
+    def to_dict(self, names: Sequence[str]) -> dict:
+        return {"label": self.label, "n": self.n, "weight": self.weight,
+                "models": [{"name": name, "mean": mean, "interval": iv.to_dict()}
+                           for name, mean, iv in zip(names, self.means, self.intervals)]}
+
+
+@dataclass(frozen=True, slots=True)
+class Strata:
+    """The ``strata`` section of a ci or compare document."""
+
+    column: str
+    weighting: str
+    names: tuple[str, ...]
+    rows: tuple[StratumRow, ...]
+    models: tuple[Aggregate, ...]
+    difference: Aggregate | None = None
+    tests: tuple[TestResult, ...] = ()
+    weights_file: str | None = None
+    warnings: tuple[str, ...] = ()  # the report's, merged into the result's warnings
+
+    def to_dict(self) -> dict:
+        out = {"column": self.column, "weighting": self.weighting,
+               "n_strata": len(self.rows),
+               "models": [m.to_dict() for m in self.models],
+               "strata": [row.to_dict(self.names) for row in self.rows]}
+        if self.weights_file is not None:
+            out["weights_file"] = self.weights_file
+        if self.difference is not None:
+            out["difference"] = self.difference.to_dict()
+            out["tests"] = [t.to_dict() for t in self.tests]
+        return out
+
+
+def _aggregate(name: str, found: st.StratifiedMean, replicates: np.ndarray,
+               level: float, alternative: str) -> Aggregate:
+    computed = [st.stratified_interval(found, method=method, confidence_level=level,
+                                       alternative=alternative)
+                for method in st.INTERVAL_METHODS[::-1]]
+    boot = percentile_interval(replicates, method=sr.BOOTSTRAP_METHOD,
+                               confidence_level=two_sided_level(level, alternative))
+    low, high = one_sided_ends(boot.low, boot.high, alternative)
+    computed.append(Interval(sr.BOOTSTRAP_METHOD, low, high, level))
+    return Aggregate(name, found.estimate, found.se, found.df, tuple(computed),
+                     found.n_clusters)
+
+
+FEW_ITEMS = 5
+"""A stratum with fewer questions than this gets a warning: its variance is shaky."""
+
+
+def _listed(labels: list, limit: int = 3) -> str:
+    shown = ", ".join(repr(str(v)) for v in labels[:limit])
+    return shown + (" ..." if len(labels) > limit else "")
+
+
+def strata_warnings(found: Sequence[st.StratifiedMean], names: Sequence[str]) -> tuple[str, ...]:
+    """Plain-words warnings: strata with very few questions, and strata where a model's
+    scores do not vary (the stratified SE then counts them as noiseless).
+
+    >>> r = st.stratified_mean([1, 1] + [0, 1] * 3, ["a"] * 2 + ["b"] * 6)
+    >>> [w[:54] for w in strata_warnings([r], ["m"])]
+    ["1 of 2 strata have fewer than 5 questions ('a' 2): the", "model 'm': in 1 of 2 strata ('a') every question has t"]
+    """
+    first, out = found[0], []
+    few = [(label, int(n)) for label, n in zip(first.labels, first.sizes) if n < FEW_ITEMS]
+    if few:
+        out.append(f"{len(few)} of {first.n_strata} strata have fewer than {FEW_ITEMS} "
+                   f"questions ({', '.join(f'{str(v)!r} {n}' for v, n in few[:3])}"
+                   f"{' ...' if len(few) > 3 else ''}): their variances are shaky, so "
+                   f"the stratified standard errors and intervals are rough")
+    for name, r in zip(names, found):
+        flat = [label for label, var in zip(r.labels, r.variances) if var == 0]
+        if flat:
+            out.append(f"model {name!r}: in {len(flat)} of {r.n_strata} strata "
+                       f"({_listed(flat)}) every question has the same score, so the "
+                       f"stratified standard error counts them as noiseless; each "
+                       f"stratum's own interval shows how little they say")
+    return tuple(out)
+
+
+def stratify(data: Prepared, labels: Sequence[str], column: str,
+             weights: str | Mapping, settings: Settings, *, pair: tuple[str, str] | None = None,
+             alternative: str = "two-sided", weights_file: str | None = None) -> Strata:
+    """The strata section for the models of ``data`` (labels in ``data``'s item order).
+
+    ``alternative`` makes the models' aggregate intervals one-sided (ci) or, with
+    ``pair`` = (a, b), the gap's intervals and tests (compare; the models' stay two-sided).
+    """
+    level, clusters = settings.confidence_level, data.clusters
+    names = tuple(pair) if pair is not None else tuple(data.names)
+    columns = [data.column(name) for name in names]
+
+    def replicates(x, key: str) -> np.ndarray:  # one stream per model, or per pair
+        return sr.stratified_bootstrap_means(
+            x, labels, weights=weights, n_resamples=settings.n_resamples,
+            seed=child_seed(settings.seed, f"strata:bootstrap:{key}"), clusters=clusters)[:, 0]
+
+    model_side = alternative if pair is None else "two-sided"
+    found = [st.stratified_mean(x, labels, weights=weights, clusters=clusters)
+             for x in columns]
+    first = found[0]
+    models = [_aggregate(name, f, replicates(x, f"model:{name}"), level, model_side)
+              for name, f, x in zip(names, found, columns)]
+    warnings = strata_warnings(found, names)
+    per_model = [st.stratum_intervals(x, labels, confidence_level=level) for x in columns]
+    rows = tuple(StratumRow(str(label), int(first.sizes[s]), float(first.weights[s]),
+                            tuple(float(p[s][2]) for p in per_model),
+                            tuple(p[s][3] for p in per_model))
+                 for s, label in enumerate(first.labels))
+    strata = Strata(column, first.weighting, names, rows, tuple(models),
+                    weights_file=weights_file, warnings=warnings)
+    if pair is None:
+        return strata
+    a_name, b_name = pair
+    a, b = columns
+    # one stream per unordered pair, drawn for the sorted pair: swapping A and B negates
+    # every replicate exactly
+    low, high = sorted(pair)
+    flip = 1.0 if (a_name, b_name) == (low, high) else -1.0
+    sorted_gap = data.column(high) - data.column(low)
+    gap = _aggregate(f"{b_name} - {a_name}",
+                     st.stratified_gap(a, b, labels, weights=weights, clusters=clusters),
+                     flip * replicates(sorted_gap, f"paired:{low}\x00{high}"), level,
+                     alternative)
+    tests = [stt.stratified_sign_flip(a, b, labels, weights=weights,
+                                      n_resamples=settings.n_resamples,
+                                      seed=child_seed(settings.seed, "strata:sign-flip"),
+                                      clusters=clusters,
+                                      alternative=alternative)]
+    if data.binary and clusters is None:  # item-level tests: not with clustered items
+        if stt.exact_fits(a, b, labels, weights=weights):
+            tests.insert(0, stt.stratified_mcnemar_exact(a, b, labels, weights=weights,
+                                                         alternative=alternative))
+        tests.append(stt.stratified_mantel_haenszel(a, b, labels, weights=weights,
+                                                    alternative=alternative))
+    return Strata(column, first.weighting, names, rows, tuple(models), gap,
+                  tuple(tests), weights_file, warnings)
+
+
+def strata_section(data, data2, wanted, load_options: dict, scores, prepared: Prepared,
+                   stratum: str | None, weights: object, settings: Settings, *,
+                   pair: tuple[str, str] | None = None,
+                   alternative: str = "two-sided") -> Strata | None:
+    """The section for ``stratum=``, reading the labels from the same data; None without.
+
+    ``weights`` other than the default ``"micro"`` without a stratum is an error.
+    """
+    if stratum is None:
+        if weights != "micro":
+            raise EvalbarsError("weights= (--weights) weighs strata: name the stratum "
+                                "column with stratum= (--stratum COL)")
+        return None
+    chosen = weights_option(weights)
+    source = None if chosen is weights else os.fsdecode(os.fspath(weights))  # a file
+    labels = read_strata(data, data2, stratum, wanted, load_options, scores.items)
+    check_nested(scores.items, scores.clusters, labels)
+    order = sorted(range(len(scores.items)), key=scores.items.__getitem__)
+    try:
+        return stratify(prepared, [labels[i] for i in order], stratum, chosen, settings,
+                        pair=pair, alternative=alternative, weights_file=source)
+    except EvalbarsError as error:
+        if source is None:
+            raise
+        raise EvalbarsError(f"{source}: {error}") from None
