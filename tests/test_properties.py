@@ -224,8 +224,19 @@ def _permute(frame, cluster, seed):
     assert before["provenance"]["data_sha256"] == shuffled["provenance"]["data_sha256"]
     renamed = frame.copy()  # new ids whose sorted order is another one
     renamed["id"] = [f"item-{k:03d}" for k in order]
-    assert same(without_provenance(before),
-                without_provenance(compare(renamed, cluster).to_dict()))
+    # The ids order the resample plan's units: new ids draw other resamples, and only the
+    # numbers that resample nothing stay, up to rounding.
+    close(unresampled(before), unresampled(compare(renamed, cluster).to_dict()))
+
+
+def unresampled(doc: dict) -> dict:
+    """The parts of a compare document that draw no random numbers."""
+    def fixed(intervals):
+        return [i for i in intervals if "bootstrap" not in i["method"]]
+
+    return {"models": [{**m, "intervals": fixed(m["intervals"])} for m in doc["models"]],
+            "difference": {**doc["difference"], "intervals": fixed(doc["difference"]["intervals"])},
+            "tests": [t for t in doc["tests"] if "mc_error" not in t]}
 
 
 test_permuting_rows_changes_nothing, test_permuting_rows_changes_nothing_slow = \

@@ -247,10 +247,12 @@ def test_result_record():
 # --- invariances -------------------------------------------------------------------------
 
 
-def shuffled_and_renamed(seed: int, *arrays, labels):
+def shuffled_and_renamed(seed: int, *arrays, labels, rename: bool = True):
+    """The rows shuffled and (unless ``rename`` is False) the clusters renamed."""
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(labels))
-    names = {old: f"renamed-{rng.integers(10**9)}" for old in np.unique(labels)}
+    names = {old: f"renamed-{rng.integers(10**9)}" if rename else old
+             for old in np.unique(labels)}
     return [arr[order] for arr in arrays], np.array([names[v] for v in labels[order]])
 
 
@@ -264,8 +266,9 @@ def assert_same_up_to_rounding(got: ClusteredSE, expected: ClusteredSE) -> None:
 
 def test_row_order_and_label_names_do_not_matter(topics):
     # Standard errors: per-cluster sums by bincount in row order, so a shuffle moves them
-    # by rounding only. Resampling: bit-identical, since the cluster totals that feed the
-    # engine do not depend on row order and the engine sorts them.
+    # by rounding only. Resampling: bit-identical under a shuffle, since the cluster totals
+    # that feed the engine do not depend on row order and the clusters are its units in
+    # the order of their sorted labels; renaming clusters reorders the units (new draws).
     a, b, labels = topics
     x = a + np.random.default_rng(0).normal(0, 0.1, a.size)  # non-integer sums
     for seed in range(3):
@@ -276,6 +279,7 @@ def test_row_order_and_label_names_do_not_matter(topics):
         assert_same_up_to_rounding(paired_clustered_se(a2, b2, labels2),
                                    paired_clustered_se(a, b, labels))
         kwargs = {"n_resamples": 3000, "seed": np.random.SeedSequence(7)}
+        (x2, a2, b2), labels2 = shuffled_and_renamed(seed, x, a, b, labels=labels, rename=False)
         assert np.array_equal(cluster_bootstrap_means(np.column_stack([x2, b2]), labels2, **kwargs),
                               cluster_bootstrap_means(np.column_stack([x, b]), labels, **kwargs))
         assert cluster_sign_flip(a2, x2, labels2, **kwargs) == cluster_sign_flip(a, x, labels,
@@ -559,13 +563,13 @@ def many_clusters() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return a, a + rng.normal(0.04, 0.3, 120), labels
 
 
-def test_sign_flip_monte_carlo_ignores_row_order_names_and_swaps(many_clusters):
+def test_sign_flip_monte_carlo_ignores_row_order_and_swaps(many_clusters):
     a, b, labels = many_clusters
     kwargs = {"n_resamples": 3000, "seed": np.random.SeedSequence(7)}
     first = cluster_sign_flip(a, b, labels, **kwargs)
     assert not first.exact and first.n_resamples == 3000
     for seed in range(3):
-        (a2, b2), labels2 = shuffled_and_renamed(seed, a, b, labels=labels)
+        (a2, b2), labels2 = shuffled_and_renamed(seed, a, b, labels=labels, rename=False)
         assert cluster_sign_flip(a2, b2, labels2, **kwargs) == first
     back = cluster_sign_flip(b, a, labels, **kwargs)
     assert back.p_value == first.p_value and back.statistic == -first.statistic

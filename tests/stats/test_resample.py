@@ -26,14 +26,31 @@ def test_more_resamples_extend_fewer():
     assert np.array_equal(short, long[: BLOCK + 7])
 
 
-def test_row_order_does_not_matter():
-    x = np.random.default_rng(3).normal(size=(400, 2))
-    shuffled = x[np.random.default_rng(4).permutation(400)]
-    assert np.array_equal(bootstrap_sums(x, n_resamples=700, seed=seed()),
-                          bootstrap_sums(shuffled, n_resamples=700, seed=seed()))
-    d = x[:, 0]
-    assert np.array_equal(sign_flip_sums(d, n_resamples=700, seed=seed()),
-                          sign_flip_sums(d[::-1].copy(), n_resamples=700, seed=seed()))
+CASES = [(400, b, draw) for b in (1, 7, 700) for draw in (bootstrap_sums, sign_flip_sums)] + [
+    (3000, 520, bootstrap_sums), (3000, 520, sign_flip_sums)]  # 3000 units: a bincount per row
+
+
+@pytest.mark.parametrize("n, b, draw", CASES, ids=[f"{n}-{b}-{d.__name__}" for n, b, d in CASES])
+def test_a_column_does_not_depend_on_the_other_columns(n, b, draw):
+    # One plan of counts (and one sign matrix) per (number of units, seed): column j of
+    # counts @ x is the same bits whatever else is multiplied with it, at any position,
+    # for any number of resamples (the products are padded, _PAD and _PAD_COLUMNS).
+    x = np.random.default_rng(3).normal(size=(n, 20))
+    full = draw(x, n_resamples=b, seed=seed())
+    for columns in ([5], [5, 0], [3, 5, 9], list(range(13)), [19, 5]):
+        part = draw(x[:, columns], n_resamples=b, seed=seed())
+        assert np.array_equal(part, full[:, columns]), columns
+    alone = draw(x[:, 5], n_resamples=b, seed=seed())
+    assert np.array_equal(alone.reshape(b, -1)[:, 0], full[:, 5])
+
+
+def test_the_patterns_path_does_not_depend_on_row_order():
+    x = np.array([[0.0, 1.0], [1.0, 1.0], [1.0, 0.0]])
+    k = np.array([30, 50, 20])
+    order = [2, 0, 1]
+    assert np.array_equal(bootstrap_sums(x, n_resamples=700, seed=seed(), multiplicity=k),
+                          bootstrap_sums(x[order], n_resamples=700, seed=seed(),
+                                         multiplicity=k[order]))
 
 
 def test_threads_do_not_change_numbers(monkeypatch):

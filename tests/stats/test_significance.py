@@ -470,12 +470,16 @@ def test_swapping_a_and_b(key, name, a, b):
 
 @pytest.mark.parametrize("key, name, a, b", CASES, ids=[f"{k}-{n}" for k, n, *_ in CASES])
 def test_row_order_does_not_matter(key, name, a, b):
+    # The Monte Carlo sign-flip test draws one sign per row in the order given (the
+    # analyses pass items sorted by id, tests/analyses/test_one_plan.py): there a shuffle
+    # changes the draws, not the law.
     order = np.random.default_rng(400).permutation(a.size)
     first = paired_test(a, b, name=name, n_resamples=500, seed=seed(4))
     shuffled = paired_test(a[order], b[order], name=name, n_resamples=500, seed=seed(4))
-    assert same_result(first, shuffled)
-    if name == "sign-flip" and key == "n300-normal":
-        assert not first.exact  # the Monte Carlo p is order-invariant too
+    if name == "sign-flip" and not first.exact:
+        assert abs(first.p_value - shuffled.p_value) <= 5 * first.mc_error
+    else:
+        assert same_result(first, shuffled)
 
 
 def test_same_seed_same_monte_carlo_p():

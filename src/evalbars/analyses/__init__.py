@@ -8,6 +8,8 @@
 - :mod:`~evalbars.analyses.seeds` (training runs; records in
   :mod:`~evalbars.analyses.seeds_results`), :mod:`~evalbars.analyses.ablation`,
   :mod:`~evalbars.analyses.gate`, :mod:`~evalbars.analyses.passk`;
+- :mod:`~evalbars.analyses.monitor` (watching results come in: always-valid sequences;
+  record in :mod:`~evalbars.analyses.monitor_results`);
 - :mod:`~evalbars.analyses.power` (how many questions) with
   :mod:`~evalbars.analyses.pilot` (its inputs from pilot results).
 

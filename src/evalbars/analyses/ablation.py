@@ -28,6 +28,7 @@ from ..core.errors import EvalbarsError
 from ..core.progress import bootstrap_bar
 from ..io.inputs import read_scores, takes_load_options
 from ..report import format as fmt
+from ..report.labels import role
 from ..report.statement import _METHOD_WORDS, _TEST_WORDS, _unmeasured
 from ..stats import multiplicity
 from ..stats.bootstrap import percentile_interval
@@ -114,9 +115,9 @@ class AblationResult(_Report):
 
 
 def _check_names(full, baseline, variants) -> None:
-    for role, param, name in (("full system", "full", full), ("baseline", "baseline", baseline)):
+    for part, param, name in (("full system", "full", full), ("baseline", "baseline", baseline)):
         if not isinstance(name, str) or not name:
-            raise EvalbarsError(f"ablation needs the {role}'s name: {param}= (--{param}); got "
+            raise EvalbarsError(f"ablation needs the {part}'s name: {param}= (--{param}); got "
                                 f"{name!r}")
     if full == baseline:
         raise EvalbarsError(f"full and baseline must be different models; got {full!r} twice")
@@ -189,11 +190,11 @@ def ablation(
     Notes
     -----
     Every comparison is a leaderboard pair (:func:`evalbars.leaderboard`):
-    ``paired-bootstrap-percentile`` from the one shared resample (stream
-    ``leaderboard``), ``paired-wald`` and compare's headline test, so each equals
-    :func:`evalbars.compare` on that pair (the estimate, paired-wald and p-value
-    exactly). A variant's share is ``drop / gain`` with ``drop = mean(full - variant)``
-    and ``gain = mean(full - baseline)``; its interval is the percentile interval of the
+    ``paired-bootstrap-percentile`` from the one resample plan
+    (:mod:`evalbars.analyses.draws`), ``paired-wald`` and compare's headline test, so
+    each equals :func:`evalbars.compare` on that pair exactly. A variant's share is
+    ``drop / gain`` with ``drop = mean(full - variant)`` and
+    ``gain = mean(full - baseline)``; its interval is the percentile interval of the
     same ratio over the shared resamples in which the gain keeps its sign (fewer than
     ``(1 - level) / 2`` of them lose it when the gain's interval excludes zero).
 
@@ -215,9 +216,9 @@ def ablation(
     _check_names(full, baseline, variants)
     wanted = None if variants is None else [full, baseline, *variants]
     scores = read_scores(data, data2, wanted, **load_options)
-    for role, name in (("full system", full), ("baseline", baseline)):
+    for part, name in (("full system", full), ("baseline", baseline)):
         if name not in scores.models:
-            raise EvalbarsError(f"unknown {role} {name!r}; the models are "
+            raise EvalbarsError(f"unknown {part} {name!r}; the models are "
                                 f"{list(scores.models)}")
     names = tuple(variants) if variants is not None else tuple(
         name for name in scores.models if name not in (full, baseline))
@@ -227,19 +228,20 @@ def ablation(
                             f"{list(scores.models)}")
     ordered = tuple(sorted((full, baseline, *names)))
     prepared = measures.prepare(scores, ordered)
-    per_model = 1 if prepared.clusters is None else 2
-    bar = bootstrap_bar(progress, per_model * len(ordered) + 1, settings.n_resamples)
+    plans = 1 if prepared.clusters is None else 2
+    bar = bootstrap_bar(progress, plans, settings.n_resamples)
     try:
-        summaries = {name: measures.model_score(measures.prepare(scores, (name,)), name, settings,
-                                              bar) for name in ordered}
-        replicates, method = _shared_means(prepared, settings, bar)
+        drawn = measures.draws(prepared, settings, bar)
+        summaries = {name: measures.model_score(prepared, name, settings, drawn)
+                     for name in ordered}
+        replicates = _shared_means(drawn)
     finally:
         if bar is not None:
             bar.close()
     column = {name: replicates[:, j] for j, name in enumerate(prepared.names)}
 
     def pair(a: str, b: str) -> PairComparison:
-        return _pair(scores, prepared, replicates, method, a, b, settings)
+        return _pair(drawn, a, b, settings)
 
     gain = pair(baseline, full)
     drops = [pair(name, full) for name in names]
@@ -266,7 +268,8 @@ def ablation(
         n_items=len(scores.items), score_type=scores.score_type, settings=settings,
         models=tuple(summaries[name] for name in order), statement="", dropped=scores.dropped,
         warnings=warnings, provenance=provenance(scores, settings), full=full,
-        baseline=baseline, correction=correction, alpha=1.0 - settings.confidence_level,
+        baseline=baseline, correction=correction,
+        alpha=float(f"{1.0 - settings.confidence_level:.12g}"),  # 0.1, not 0.09999999999999998
         gain=gain, variants=tuple(found))
     return dataclasses.replace(result, statement=ablation_statement(result.to_dict()))
 
@@ -322,11 +325,13 @@ def ablation_statement(doc: dict) -> str:
     test = _TEST_WORDS.get(gain["test"], gain["test"])
     n_variants, n_tests = len(doc["variants"]), doc["correction"]["n_tests"]
     sentences = [
-        f"On this {fmt.count(doc['n_items'])}-question evaluation set, the full system "
-        f"{full} scores {fmt.value(scores[full]['mean'], doc['score_type'], digits)}{unit} "
-        f"and the baseline {baseline} "
+        f"On this {fmt.count(doc['n_items'])}-question evaluation set, "
+        f"{role('full system', full)} scores "
+        f"{fmt.value(scores[full]['mean'], doc['score_type'], digits)}{unit} "
+        f"and {role('baseline', baseline)} "
         f"{fmt.value(scores[baseline]['mean'], doc['score_type'], digits)}{unit}: a gain of "
-        f"{_points(doc, gain['estimate'], digits)} ({level:.0%} CI {_ends(doc, head, digits)}, "
+        f"{_points(doc, gain['estimate'], digits)} ({fmt.level(level)} CI "
+        f"{_ends(doc, head, digits)}, "
         f"{_METHOD_WORDS.get(head['method'], head['method'])}; {test} p "
         f"{fmt.p_value(gain['p_value'])}, {_adjusted(doc, gain['p_adjusted'])}).",
         f"Removing one part at a time ({n_variants} variant{'s' if n_variants > 1 else ''} "

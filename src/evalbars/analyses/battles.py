@@ -24,6 +24,7 @@ from ..core.seeding import child_seed
 from ..core.types import Interval
 from ..core.version import __version__
 from ..io.files import read, sha256
+from ..io.logs.alpacaeval import battles_table
 from ..report.notebook import NotebookMixin
 from ..report.text.leaderboard import bradley_terry_statement
 from ..stats.bootstrap import percentile_interval
@@ -132,7 +133,8 @@ class _Battles:
 def _read_battles(data, model_a: str, model_b: str, winner: str) -> _Battles:
     from ..io.ingest import _check_labels, _resolve
 
-    table = read(data)
+    table = battles_table(data)  # AlpacaEval annotations: one battle per record
+    table = read(data) if table is None else table
     columns = {param: _resolve(table, name, param)
                for param, name in (("model_a", model_a), ("model_b", model_b), ("winner", winner))}
     a = np.array(_check_labels(table, columns["model_a"], "model name"), dtype=object)
@@ -215,7 +217,8 @@ def bradley_terry(
     Parameters
     ----------
     data : path or pandas.DataFrame
-        One row per battle (CSV, JSON Lines, Parquet or a DataFrame).
+        One row per battle (CSV, JSON Lines, Parquet or a DataFrame), or AlpacaEval
+        annotations, a file or a folder of them: one battle per record (docs/logs.md).
     model_a, model_b, winner : str
         Column names: the two models of the battle, and the outcome: ``"model_a"``,
         ``"model_b"``, ``"tie"`` or ``"tie (bothbad)"`` (see :data:`WINNER_WORDS`), or

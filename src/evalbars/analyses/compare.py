@@ -10,14 +10,18 @@ from typing import Sequence
 
 from ..core.errors import EvalbarsError
 from ..core.progress import bootstrap_bar
+from ..core.types import Interval
 from ..io.inputs import pair_names, pick_pair, read_scores, takes_load_options
 from ..io.sequences import is_scores
 from ..report.statement import ci_statement, compare_statement
+from ..report.text.strata import strata_stated
 from ..stats import equivalence, intervals
+from ..stats.tails import check_alternative, one_sided_ends, two_sided_level
 from . import measures
 from .caveats import gap_warnings
 from .results import CIResult, CompareResult, Settings
 from .settings import checked_settings, provenance
+from .strata import strata_section
 
 
 @takes_load_options
@@ -29,6 +33,9 @@ def ci(
     confidence_level: float = 0.95,
     n_resamples: int = 10_000,
     seed: int = 0,
+    alternative: str = "two-sided",
+    stratum: str | None = None,
+    weights: object = "micro",
     progress: bool = False,
     **load_options,
 ) -> CIResult:
@@ -42,6 +49,17 @@ def ci(
         Which models to report (default: all).
     confidence_level, n_resamples, seed
         Interval level, bootstrap resamples, and the seed (recorded in the result).
+    alternative : {"two-sided", "greater", "less"}
+        One-sided bounds instead of intervals: ``"greater"`` gives each score's lower
+        bound ("at least", ``high`` +inf), ``"less"`` its upper bound, each the end of the
+        ``2 confidence_level - 1`` two-sided interval; recorded as ``settings.alternative``.
+    stratum : str, optional
+        The column (log field) of each item's stratum (subject, task): adds the
+        ``strata`` section, the weighted aggregate with its stratified standard error,
+        intervals and stratified bootstrap, and each stratum's score (docs/strata.md).
+    weights : "micro", "macro", path or mapping
+        How the strata are weighted: by size (default), equally, or from a CSV file of
+        ``stratum,weight`` rows (or a ``{stratum: weight}`` mapping).
     progress : bool
         Show a progress bar on stderr for long runs (only when stderr is a terminal).
     item, model, score, score_type, intersect, cluster, sample, run, input_format, metric,
@@ -58,24 +76,39 @@ def ci(
     >>> m = r.model("model_a")
     >>> round(m.mean, 3), [round(v, 3) for v in (m.interval("clt").low, m.interval("clt").high)]
     (0.732, [0.693, 0.771])
+    >>> r = evalbars.ci("examples/lesson_pair.csv", alternative="greater", n_resamples=2000)
+    >>> round(r.model("model_a").interval("wilson").low, 3)
+    0.698
     """
     settings = checked_settings(confidence_level, n_resamples, seed)
+    alternative = check_alternative(alternative)
+    level = two_sided_level(settings.confidence_level, alternative)
+    settings = dataclasses.replace(settings, alternative=alternative)
     scores = read_scores(data, data2, models, **load_options)
     names = tuple(models) if models is not None else scores.models
     prepared = measures.prepare(scores, names)
-    bar = bootstrap_bar(progress, len(names) * (2 if prepared.clusters is not None else 1),
+    strata = strata_section(data, data2, models, load_options, scores, prepared, stratum,
+                            weights, settings, alternative=alternative)
+    bar = bootstrap_bar(progress, 2 if prepared.clusters is not None else 1,
                         settings.n_resamples)
     try:
-        summaries = tuple(measures.model_score(prepared, name, settings, bar) for name in names)
+        found = measures.draws(prepared, settings, bar)
+        summaries = tuple(measures.model_score(
+            prepared, name, dataclasses.replace(settings, confidence_level=level), found)
+            for name in names)
     finally:
         if bar is not None:
             bar.close()
+    warnings = measures.score_warnings(prepared, summaries)
+    if alternative != "two-sided":
+        summaries = tuple(_one_sided(s, settings.confidence_level, alternative)
+                          for s in summaries)
     result = CIResult(
         n_items=len(scores.items), score_type=scores.score_type, settings=settings,
         models=summaries, statement="", dropped=scores.dropped,
-        warnings=measures.score_warnings(prepared, summaries),
-        provenance=provenance(scores, settings))
-    return dataclasses.replace(result, statement=ci_statement(result.to_dict()))
+        warnings=warnings + (() if strata is None else strata.warnings),
+        provenance=provenance(scores, settings), strata=strata)
+    return dataclasses.replace(result, statement=strata_stated(ci_statement, result.to_dict()))
 
 
 def _equivalence(prepared: measures.Prepared, a_name: str, b_name: str, difference,
@@ -100,6 +133,14 @@ def _equivalence(prepared: measures.Prepared, a_name: str, b_name: str, differen
                                    method="cluster-cr1")
 
 
+def _one_sided(measured, level: float, alternative: str):
+    """A gap's (or score's) intervals, computed at level ``2 L - 1``, as one-sided bounds
+    at ``L``."""
+    bounds = tuple(Interval(i.method, *one_sided_ends(i.low, i.high, alternative), level)
+                   for i in measured.intervals)
+    return dataclasses.replace(measured, intervals=bounds)
+
+
 @takes_load_options
 def compare(
     data,
@@ -112,6 +153,9 @@ def compare(
     n_resamples: int = 10_000,
     seed: int = 0,
     margin: float | None = None,
+    alternative: str = "two-sided",
+    stratum: str | None = None,
+    weights: object = "micro",
     progress: bool = False,
     **load_options,
 ) -> CompareResult:
@@ -140,6 +184,16 @@ def compare(
         As for :func:`ci`.
     margin : float, optional
         Test non-inferiority and equivalence of the gap within this margin.
+    alternative : {"two-sided", "greater", "less"}
+        The question: does B differ from A (default), is B better (``"greater"``: the gap
+        ``b - a`` above 0), or worse (``"less"``)? One-sided, every test gives the p-value
+        of that side and the gap's intervals are one-sided bounds at ``confidence_level``
+        (for ``"greater"``: the gap is at least ``low``; ``high`` is +inf, null in JSON),
+        each the end of the ``2 confidence_level - 1`` two-sided interval; the models' own
+        intervals stay two-sided. Recorded as ``settings.alternative``. Not with ``margin``:
+        non-inferiority is already one-sided.
+    stratum, weights
+        As for :func:`ci`; adds the gap paired within strata and the stratified tests.
     item, model, score, score_type, intersect, cluster, sample, run, input_format, metric,
     scorer, qrels
         How to read ``data``, see :func:`evalbars.load`.
@@ -152,8 +206,18 @@ def compare(
     (0.026, 17, 4)
     >>> round(r.test("mcnemar-exact").p_value, 4)
     0.0072
+    >>> one = evalbars.compare("examples/lesson_pair.csv", alternative="greater")
+    >>> round(one.test("mcnemar-exact").p_value, 4), one.difference.intervals[0].high
+    (0.0036, inf)
     """
     settings = checked_settings(confidence_level, n_resamples, seed)
+    alternative = check_alternative(alternative)
+    if alternative != "two-sided" and margin is not None:
+        raise EvalbarsError(
+            f"margin (--margin) and alternative={alternative!r} (--alternative) do not go "
+            "together: the non-inferiority test of a margin is already one-sided; give one")
+    level = two_sided_level(settings.confidence_level, alternative)
+    settings = dataclasses.replace(settings, alternative=alternative)
     a, b = pair_names(models, a, b)
     if data2 is None and is_scores(data):
         raise EvalbarsError(
@@ -166,24 +230,34 @@ def compare(
     scores = read_scores(data, data2, wanted, **load_options)
     a_name, b_name = pick_pair(scores, a, b)
     prepared = measures.prepare(scores, tuple(sorted((a_name, b_name))))
-    bar = bootstrap_bar(progress, 3 * (2 if prepared.clusters is not None else 1),
+    strata = strata_section(data, data2, wanted, load_options, scores, prepared, stratum,
+                            weights, settings, pair=(a_name, b_name), alternative=alternative)
+    bar = bootstrap_bar(progress, 2 if prepared.clusters is not None else 1,
                         settings.n_resamples)
     try:
-        summaries = tuple(measures.model_score(prepared, name, settings, bar)
+        found = measures.draws(prepared, settings, bar)
+        summaries = tuple(measures.model_score(prepared, name, settings, found)
                           for name in (a_name, b_name))
-        difference = measures.difference(prepared, a_name, b_name, settings, bar)
+        difference = measures.difference(prepared, a_name, b_name,
+                                         dataclasses.replace(settings, confidence_level=level),
+                                         found)
     finally:
         if bar is not None:
             bar.close()
+    if alternative != "two-sided":
+        difference = _one_sided(difference, settings.confidence_level, alternative)
     agreement = measures.agreement(prepared, a_name, b_name)
     result = CompareResult(
         n_items=len(scores.items), score_type=scores.score_type, settings=settings,
         models=summaries, statement="", dropped=scores.dropped,
         warnings=measures.score_warnings(prepared, summaries)
-        + tuple(gap_warnings(difference, agreement)),
+        + tuple(gap_warnings(difference, agreement))
+        + (() if strata is None else strata.warnings),
         provenance=provenance(scores, settings),
         difference=difference, agreement=agreement,
-        tests=measures.tests(prepared, a_name, b_name, settings),
+        tests=measures.tests(prepared, a_name, b_name, found, alternative),
         equivalence=None if margin is None else _equivalence(prepared, a_name, b_name,
-                                                             difference, margin, settings))
-    return dataclasses.replace(result, statement=compare_statement(result.to_dict()))
+                                                             difference, margin, settings),
+        strata=strata)
+    return dataclasses.replace(result, statement=strata_stated(compare_statement,
+                                                               result.to_dict()))

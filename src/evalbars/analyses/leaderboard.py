@@ -3,18 +3,18 @@
 :func:`leaderboard` is ``evalbars.leaderboard``; :func:`groups` are its ties, and its
 ranks come from :func:`evalbars.stats.ranks.rank_uncertainty`, for any resampled scores.
 
-Every model's score gets the intervals :func:`evalbars.compare` gives it (same streams,
-same numbers). Every pair, or every model against a baseline, gets a paired gap with
-intervals and the headline paired test, and the p-values are adjusted for the number of
-pairs read together (:mod:`evalbars.stats.multiplicity`).
+Every model's score gets the intervals :func:`evalbars.compare` gives it, and every pair,
+or every model against a baseline, the paired gap and headline test compare gives it
+(same plan, same numbers). The p-values are adjusted for the number of pairs read
+together (:mod:`evalbars.stats.multiplicity`).
 
-One bootstrap resample of the questions (or of whole clusters, when clusters are given)
-serves every model: the (items x models) score matrix is resampled once, through
-:func:`evalbars.stats.bootstrap.bootstrap_means` (or
-:func:`evalbars.stats.cluster_resampling.cluster_bootstrap_means`) and so the resampling
-engine, and every pairwise gap, every rank and the chance of being best come from those
-same resamples. The gaps are therefore paired and consistent with each other
-(the gap A - C is exactly (A - B) + (B - C) in every resample).
+One resample plan of the questions (or of whole clusters, when clusters are given) serves
+every model (:mod:`evalbars.analyses.draws`): the (items x models) score matrix is
+resampled once, and every model's interval, every pairwise gap, every rank and the chance
+of being best come from those same resamples. The gaps are therefore paired and
+consistent with each other (the gap A - C is exactly (A - B) + (B - C) in every
+resample), except for gaps whose differences repeat (0/1 scores), which are drawn from
+their own values in O(resamples). One sign matrix serves every pair's sign-flip test.
 
 Ranks: rank 1 is the highest mean; tied models share the smallest rank of the tie
 ("1224" ranking: one plus the number of models strictly higher). The same rule is used
@@ -30,14 +30,14 @@ import numpy as np
 
 from ..core.errors import EvalbarsError
 from ..core.progress import bootstrap_bar
-from ..core.seeding import child_seed
 from ..core.types import Interval, TestResult
 from ..io.inputs import read_scores, takes_load_options
 from ..report.text.leaderboard import leaderboard_statement
-from ..stats import cluster_resampling, clustering, intervals, multiplicity
-from ..stats.bootstrap import bootstrap_means, percentile_interval
+from ..stats import clustering, intervals, multiplicity
+from ..stats.bootstrap import percentile_interval
 from ..stats.ranks import rank_uncertainty
 from . import measures
+from .draws import Draws
 from .results import ModelScore, Settings, _Report
 from .settings import checked_settings, provenance
 
@@ -191,34 +191,27 @@ def _check_models(names: Sequence[str], baseline: str | None) -> None:
         raise EvalbarsError(f"unknown baseline {baseline!r}; the models are {list(names)}")
 
 
-def _shared_means(prepared, settings: Settings, progress) -> tuple[np.ndarray, str]:
-    """Means of every model over one shared resample: of items, or of whole clusters."""
-    seed = child_seed(settings.seed, "leaderboard")
+def _shared_means(found: Draws) -> np.ndarray:
+    """Means of every model over the one plan: of items, or of whole clusters."""
+    return found.means() if found.data.clusters is None else found.cluster_means()
+
+
+def _pair(found: Draws, a: str, b: str, settings: Settings) -> PairComparison:
+    """One pair as compare gives it: the bootstrap gap, the analytic interval, the test."""
+    level, prepared = settings.confidence_level, found.data
+    x_a, x_b = prepared.column(a), prepared.column(b)
     if prepared.clusters is None:
-        return bootstrap_means(prepared.x, n_resamples=settings.n_resamples, seed=seed,
-                               progress=progress), "paired-bootstrap-percentile"
-    return cluster_resampling.cluster_bootstrap_means(
-        prepared.x, prepared.clusters, n_resamples=settings.n_resamples, seed=seed,
-        progress=progress), "paired-cluster-bootstrap"
-
-
-def _pair(scores, prepared, replicates: np.ndarray, method: str, a: str, b: str,
-          settings: Settings) -> PairComparison:
-    """One pair: the gap from the shared resample, the analytic interval, compare's test."""
-    level = settings.confidence_level
-    columns = measures.prepare(scores, tuple(sorted((a, b))))
-    x_a, x_b = columns.column(a), columns.column(b)
-    gaps = replicates[:, prepared.names.index(b)] - replicates[:, prepared.names.index(a)]
-    if columns.clusters is None:
+        gaps, method = found.gap(a, b), "paired-bootstrap-percentile"
         analytic = intervals.paired_interval(x_a, x_b, method="paired-wald",
                                              confidence_level=level)
     else:
-        analytic = clustering.paired_cluster_interval(x_a, x_b, columns.clusters,
+        gaps, method = found.cluster_gap(a, b), "paired-cluster-bootstrap"
+        analytic = clustering.paired_cluster_interval(x_a, x_b, prepared.clusters,
                                                       confidence_level=level)
     return PairComparison(
         a, b, float(np.mean(x_b - x_a)),
         (percentile_interval(gaps, method=method, confidence_level=level), analytic),
-        measures.tests(columns, a, b, settings)[0], float("nan"))
+        measures.headline_test(prepared, a, b, found), float("nan"))
 
 
 @takes_load_options
@@ -264,18 +257,18 @@ def leaderboard(
 
     Notes
     -----
-    - Model scores: exactly the intervals :func:`evalbars.compare` gives (each model's
-      own streams, ``model:<name>``), so adding a model never changes them.
+    - Model scores: exactly the intervals :func:`evalbars.compare` gives (the same
+      plan, :mod:`evalbars.analyses.draws`), so adding a model never changes them.
     - Pairs: all pairs (``a`` is the lower place, so the estimate ``mean(b - a)`` is at
       least 0) or each model against ``baseline`` (``a`` is the baseline). The first
-      interval comes from the one shared resample (stream ``leaderboard``):
+      interval is compare's bootstrap interval of the gap, from the same plan:
       ``paired-bootstrap-percentile``, or ``paired-cluster-bootstrap`` when clusters are
-      given (whole clusters are resampled); it equals compare's within Monte Carlo
-      error. The second is ``paired-wald`` (``paired-cluster-cr1`` with clusters), equal
-      to compare's, as is the estimate. The test is compare's headline test for the
-      pair (``mcnemar-exact`` for single 0/1 answers, ``sign-flip`` otherwise,
-      ``cluster-sign-flip`` with clusters) with compare's stream, so its p-value equals
-      compare's exactly.
+      given (whole clusters are resampled). The second is ``paired-wald``
+      (``paired-cluster-cr1`` with clusters), equal to compare's, as is the estimate.
+      The test is compare's headline test for the pair (``mcnemar-exact`` for single
+      0/1 answers, ``sign-flip`` otherwise, ``cluster-sign-flip`` with clusters), its
+      Monte Carlo null read from the one sign matrix, so its p-value equals compare's
+      exactly.
     - Groups: a pair is separated when its adjusted p-value is below alpha; see
       :func:`groups`. Ranks and ``p_best``: see
       :func:`evalbars.stats.ranks.rank_uncertainty`.
@@ -297,12 +290,13 @@ def leaderboard(
     _check_models(names, baseline)
     # Columns in name order, so nothing depends on the order of the input's columns.
     prepared = measures.prepare(scores, tuple(sorted(set(names))))
-    per_model = 1 if prepared.clusters is None else 2  # item and cluster bootstraps
-    bar = bootstrap_bar(progress, per_model * len(prepared.names) + 1, settings.n_resamples)
+    plans = 1 if prepared.clusters is None else 2  # of items and of clusters
+    bar = bootstrap_bar(progress, plans, settings.n_resamples)
     try:
-        summaries = {name: measures.model_score(measures.prepare(scores, (name,)), name, settings,
-                                              bar) for name in prepared.names}
-        replicates, method = _shared_means(prepared, settings, bar)
+        found = measures.draws(prepared, settings, bar)
+        summaries = {name: measures.model_score(prepared, name, settings, found)
+                     for name in prepared.names}
+        replicates = _shared_means(found)
     finally:
         if bar is not None:
             bar.close()
@@ -314,7 +308,7 @@ def leaderboard(
         family = [(order[j], order[i]) for i in range(len(order)) for j in range(i + 1, len(order))]
     else:
         family = [(baseline, name) for name in order if name != baseline]
-    pairs = [_pair(scores, prepared, replicates, method, a, b, settings) for a, b in family]
+    pairs = [_pair(found, a, b, settings) for a, b in family]
     adjusted = multiplicity.adjust([pair.test.p_value for pair in pairs], method=correction)
     pairs = [dataclasses.replace(pair, p_adjusted=float(p)) for pair, p in zip(pairs, adjusted)]
 

@@ -1,10 +1,11 @@
 """The parts of a score report, each computed from prepared, canonically ordered data.
 
 ``prepare`` puts the chosen models' per-item scores (with answer counts and cluster
-labels) in one canonical order; the builders compute each model's score with its
-intervals, the paired difference, item-level agreement and the paired tests, choosing
-the methods that fit the data: 0/1 scores, per-question averages of several sampled
-answers, and clustered questions.
+labels) in one canonical order, the items sorted by id; the builders compute each
+model's score with its intervals, the paired difference, item-level agreement and the
+paired tests, choosing the methods that fit the data: 0/1 scores, per-question averages
+of several sampled answers, and clustered questions. Every resampled number comes from
+the analysis' :class:`~evalbars.analyses.draws.Draws` (one plan, one sign matrix).
 """
 from __future__ import annotations
 
@@ -14,12 +15,12 @@ from typing import Callable
 import numpy as np
 
 from ..core.errors import EvalbarsError
-from ..core.seeding import child_seed
 from ..core.types import Interval, TestResult
 from ..io.ingest import ItemScores
 from ..io.table import short
-from ..stats import bootstrap, cluster_resampling, clustering, intervals, samples, significance
+from ..stats import bootstrap, clustering, intervals, samples, significance
 from .caveats import FEW_DISCORDANT, interval_warnings
+from .draws import Draws
 from .results import Agreement, Difference, ModelScore, Settings
 
 BINARY_MODEL_METHODS = ("wilson", "wald", "clt", "clopper-pearson", "agresti-coull", "jeffreys",
@@ -43,10 +44,11 @@ Progress = Callable[[int], None]
 
 @dataclass(frozen=True)
 class Prepared:
-    """The chosen models' per-item data in a canonical order (sorted by score rows).
+    """The chosen models' per-item data in a canonical order (items sorted by id).
 
-    Statistics depend only on the multiset of item rows; computing them in one fixed
-    order makes every float bit-identical whatever the row order or the item ids.
+    The order is the resample plan's (:mod:`evalbars.analyses.draws`): computing every
+    statistic in it makes every float bit-identical whatever the row order, and the same
+    for a model whichever other models are chosen.
     """
 
     names: tuple[str, ...]
@@ -72,7 +74,7 @@ class Prepared:
 
 
 def prepare(scores: ItemScores, names: tuple[str, ...]) -> Prepared:
-    """Canonically ordered data of the models ``names`` (in that column order).
+    """The data of the models ``names`` (in that column order), items sorted by id.
 
     Refuses data of fewer than 2 questions: one question shows no spread, so no error bar
     can be measured (the intervals would be undefined or of zero width).
@@ -82,36 +84,35 @@ def prepare(scores: ItemScores, names: tuple[str, ...]) -> Prepared:
                             f"{len(scores.items)} ({', '.join(map(short, scores.items))})")
     index = [scores.models.index(name) for name in names]
     x, counts, sumsq = scores.scores[:, index], scores.counts[:, index], scores.sumsq[:, index]
-    keys = [x[:, j] for j in range(x.shape[1])][::-1]
     clusters = names_of_codes = None
     if scores.clusters is not None:  # factorized once; clustering is blind to label names
         names_of_codes, clusters = np.unique(np.asarray(scores.clusters), return_inverse=True)
         clusters = clusters.reshape(-1)
-    order = np.lexsort(keys)
+    order = sorted(range(len(scores.items)), key=scores.items.__getitem__)
     return Prepared(tuple(names), x[order], counts[order], sumsq[order],
                     None if clusters is None else clusters[order], scores.score_type,
                     names_of_codes)
 
 
-def model_score(data: Prepared, name: str, settings: Settings,
-                progress: Progress | None) -> ModelScore:
-    """Every interval for one model; its bootstrap streams are keyed by the model's name."""
+def draws(data: Prepared, settings: Settings, progress: Progress | None) -> Draws:
+    """The resamples every builder below reads for ``data``, each drawn on first use."""
+    return Draws(data, seed=settings.seed, n_resamples=settings.n_resamples, progress=progress)
+
+
+def model_score(data: Prepared, name: str, settings: Settings, found: Draws) -> ModelScore:
+    """Every interval for one model, its bootstrap replicates from ``found``."""
     j = data.names.index(name)
     x = data.x[:, j]
-    level, resamples = settings.confidence_level, settings.n_resamples
+    level = settings.confidence_level
     computed: list[Interval] = []
     clustered = None
     if data.clusters is not None:
         clustered = clustering.clustered_se(x, data.clusters)
         computed.append(clustering.cluster_interval(x, data.clusters, confidence_level=level))
-        replicates = cluster_resampling.cluster_bootstrap_means(
-            x, data.clusters, n_resamples=resamples,
-            seed=child_seed(settings.seed, f"cluster-model:{name}"), progress=progress)[:, 0]
         computed.append(bootstrap.percentile_interval(
-            replicates, method="cluster-bootstrap-percentile", confidence_level=level))
-    replicates = bootstrap.bootstrap_means(
-        x, n_resamples=resamples, seed=child_seed(settings.seed, f"model:{name}"),
-        progress=progress)[:, 0]
+            found.cluster_model(name), method="cluster-bootstrap-percentile",
+            confidence_level=level))
+    replicates = found.model(name)
     for method in BINARY_MODEL_METHODS if data.binary else CONTINUOUS_MODEL_METHODS:
         if method in intervals.BINOMIAL_METHODS:
             computed.append(intervals.binomial_interval(
@@ -153,34 +154,21 @@ def score_warnings(data: Prepared, summaries) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _pair_seed(settings: Settings, kind: str, a_name: str, b_name: str) -> np.random.SeedSequence:
-    return child_seed(settings.seed, f"{kind}:" + "\x00".join(sorted((a_name, b_name))))
-
-
 def difference(data: Prepared, a_name: str, b_name: str, settings: Settings,
-               progress: Progress | None) -> Difference:
-    """The paired gap mean(b - a) with its intervals.
-
-    Bootstrap streams are keyed by the sorted pair, and the differences are resampled as
-    (later name) - (earlier name), so swapping a and b exactly negates every interval.
-    """
+               found: Draws) -> Difference:
+    """The paired gap mean(b - a) with its intervals; swapping a and b negates each one."""
     a, b = data.column(a_name), data.column(b_name)
-    level, resamples = settings.confidence_level, settings.n_resamples
-    sign = 1.0 if a_name <= b_name else -1.0
+    level = settings.confidence_level
     computed: list[Interval] = []
     clustered = None
     if data.clusters is not None:
         clustered = clustering.paired_clustered_se(a, b, data.clusters)
         computed.append(clustering.paired_cluster_interval(a, b, data.clusters,
                                                            confidence_level=level))
-        gaps = sign * cluster_resampling.cluster_bootstrap_means(
-            sign * (b - a), data.clusters, n_resamples=resamples,
-            seed=_pair_seed(settings, "cluster-paired", a_name, b_name), progress=progress)[:, 0]
         computed.append(bootstrap.percentile_interval(
-            gaps, method="paired-cluster-bootstrap", confidence_level=level))
-    gaps = sign * bootstrap.bootstrap_means(
-        sign * (b - a), n_resamples=resamples,
-        seed=_pair_seed(settings, "paired", a_name, b_name), progress=progress)[:, 0]
+            found.cluster_gap(a_name, b_name), method="paired-cluster-bootstrap",
+            confidence_level=level))
+    gaps = found.gap(a_name, b_name)
     for method in BINARY_DIFFERENCE_METHODS if data.binary else CONTINUOUS_DIFFERENCE_METHODS:
         if method == "paired-bootstrap-percentile":
             computed.append(bootstrap.percentile_interval(
@@ -219,17 +207,32 @@ def agreement(data: Prepared, a_name: str, b_name: str) -> Agreement:
                      losses=int(np.count_nonzero(d < 0)), ties=int(np.count_nonzero(d == 0)))
 
 
-def tests(data: Prepared, a_name: str, b_name: str,
-          settings: Settings) -> tuple[TestResult, ...]:
-    """Every paired test that fits the data; the first is the headline."""
-    a, b = data.column(a_name), data.column(b_name)
-    found = []
-    if data.clusters is not None:
-        found.append(cluster_resampling.cluster_sign_flip(
-            a, b, data.clusters, n_resamples=settings.n_resamples,
-            seed=_pair_seed(settings, "cluster-sign-flip", a_name, b_name)))
-    seed = _pair_seed(settings, "sign-flip", a_name, b_name)
-    for name in BINARY_TESTS if data.binary else CONTINUOUS_TESTS:
-        found.append(significance.paired_test(a, b, name=name, n_resamples=settings.n_resamples,
-                                              seed=seed))
-    return tuple(found)
+def _test(data: Prepared, a_name: str, b_name: str, name: str, found: Draws,
+          alternative: str = "two-sided") -> TestResult:
+    if name == "cluster-sign-flip":
+        return found.cluster_sign_flip(a_name, b_name, alternative)
+    if name == "sign-flip":
+        return found.sign_flip(a_name, b_name, alternative)
+    return significance.paired_test(data.column(a_name), data.column(b_name), name=name,
+                                    alternative=alternative)
+
+
+def chosen_tests(data: Prepared) -> tuple[str, ...]:
+    """The paired tests that fit the data, in report order; the first is the headline."""
+    clustered = ("cluster-sign-flip",) if data.clusters is not None else ()
+    return clustered + (BINARY_TESTS if data.binary else CONTINUOUS_TESTS)
+
+
+def tests(data: Prepared, a_name: str, b_name: str, found: Draws,
+          alternative: str = "two-sided") -> tuple[TestResult, ...]:
+    """Every paired test that fits the data (for ``alternative``); the first is the headline.
+
+    The sign-flip tests read their Monte Carlo null from the sign matrix of ``found``.
+    """
+    return tuple(_test(data, a_name, b_name, name, found, alternative)
+                 for name in chosen_tests(data))
+
+
+def headline_test(data: Prepared, a_name: str, b_name: str, found: Draws) -> TestResult:
+    """The first of :func:`tests`, computed alone."""
+    return _test(data, a_name, b_name, chosen_tests(data)[0], found)

@@ -128,17 +128,20 @@ def _run_interval(x: np.ndarray, clusters, binary: bool, level: float) -> Interv
     return intervals.mean_interval(x, method="t", confidence_level=level)
 
 
-def _two_level(tables: list[_Table], clusters, items_key: str, names: list[str],
+def _two_level(tables: list[_Table], clusters, names: list[str],
                settings: Settings) -> np.ndarray:
     """(B, recipes) recipe means over two-level bootstrap rounds, through the engine.
 
-    Each round draws the questions once (or whole clusters), shared by every run of every
-    recipe, so recipes stay paired; and, per recipe, as many runs as it has, with
-    replacement, from its own stream: the engine resamples the rows of an identity
-    matrix, whose column sums are how often each run was drawn.
+    Each round draws the questions once (or whole clusters) from the one resample plan of
+    the items (stream ``plan``, as compare's; :mod:`evalbars.analyses.draws`), shared by
+    every run of every recipe, so recipes stay paired and a recipe's numbers do not depend
+    on the others (unless the runs' 0/1 rows repeat and are drawn over their patterns);
+    and, per recipe, as many runs as it has, with replacement, from its own stream: the
+    engine resamples the rows of an identity matrix, whose column sums are how often each
+    run was drawn.
     """
     x = np.hstack([t.x for t in tables])
-    seed = child_seed(settings.seed, items_key)
+    seed = child_seed(settings.seed, "plan" if clusters is None else "cluster-plan")
     means = bootstrap_means(x, n_resamples=settings.n_resamples, seed=seed) if clusters is None \
         else cluster_resampling.cluster_bootstrap_means(
             x, clusters, n_resamples=settings.n_resamples, seed=seed)
@@ -162,7 +165,7 @@ def _recipe(name: str, systems: list[tuple[str, str]], table: _Table, clusters,
     item_means = table.x.mean(axis=1)
     t, se, df = _t_interval(float(item_means.mean()), [table],
                             _question_variance(item_means, clusters), level)
-    replicates = _two_level([table], clusters, f"seeds-items:{name}", [name], settings)[:, 0]
+    replicates = _two_level([table], clusters, [name], settings)[:, 0]
     boot = percentile_interval(replicates, method="two-level-bootstrap", confidence_level=level)
     one_run = float(np.mean([_question_variance(c, clusters)[0] for c in table.x.T]))
     seed = max(table.seed_part, 0.0) if r > 1 else None
@@ -173,19 +176,21 @@ def _recipe(name: str, systems: list[tuple[str, str]], table: _Table, clusters,
                        split)
 
 
-def _difference(a: str, b: str, columns: dict[str, np.ndarray], codes,
+def _difference(a: str, b: str, columns: dict[str, np.ndarray], clusters,
                 settings: Settings) -> RecipeDifference:
-    """b - a, computed for the pair in name order and negated back, so swapping is exact."""
+    """b - a, computed for the pair in name order and negated back, so swapping is exact.
+
+    ``columns`` and ``clusters`` have the items in the canonical order (sorted by id).
+    """
     first, second = sorted((a, b))
-    x, clusters = _canonical(np.hstack([columns[first], columns[second]]), codes)
+    x = np.hstack([columns[first], columns[second]])
     split = columns[first].shape[1]
     tables = {first: _two_way(x[:, :split]), second: _two_way(x[:, split:])}
     d = tables[second].x.mean(axis=1) - tables[first].x.mean(axis=1)
     question = _question_variance(d, clusters)
     t, se, df = _t_interval(float(d.mean()), [tables[first], tables[second]], question,
                             settings.confidence_level)
-    means = _two_level([tables[first], tables[second]], clusters,
-                       "seeds-items:" + "\x00".join((first, second)), [first, second], settings)
+    means = _two_level([tables[first], tables[second]], clusters, [first, second], settings)
     boot = percentile_interval(means[:, 1] - means[:, 0], method="two-level-bootstrap",
                                confidence_level=settings.confidence_level)
     seed = {k: max(tables[k].seed_part, 0.0) / tables[k].x.shape[1] for k in (a, b)}
@@ -198,12 +203,6 @@ def _difference(a: str, b: str, columns: dict[str, np.ndarray], codes,
 
 
 # --------------------------------------------------------------------------- the entry point
-
-
-def _canonical(x: np.ndarray, codes: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
-    """Rows sorted by their scores: every number depends on the multiset of rows only."""
-    order = np.lexsort(x.T[::-1])
-    return x[order], None if codes is None else codes[order]
 
 
 def _recipes(scores: ItemScores) -> dict[str, list[tuple[int, tuple[str, str]]]]:
@@ -272,8 +271,8 @@ def seeds(
         second is compared with the first; with more, no comparison.
     confidence_level, n_resamples, seed
         Interval level, bootstrap rounds, and the seed (recorded). Recipe r draws its runs
-        from the stream ``seeds-runs:r`` and its questions from ``seeds-items:r``; the pair
-        draws its shared questions from ``seeds-items:`` plus both names sorted.
+        from the stream ``seeds-runs:r``; every recipe and the pair draw their questions
+        from the one resample plan of the questions (stream ``plan``), compare's.
     item, model, score, score_type, intersect, cluster, sample, input_format, metric,
     scorer, qrels
         How to read ``data``, see :func:`evalbars.load` (harness logs have no run column).
@@ -355,15 +354,17 @@ def seeds(
     if scores.clusters is not None:  # factorized once; the statistics see integer codes
         labels, codes = np.unique(np.asarray(scores.clusters), return_inverse=True)
         codes = codes.reshape(-1)
-    columns = {name: scores.scores[:, [j for j, _ in recipes[name]]] for name in names}
+    # Items sorted by id, the resample plan's canonical order (evalbars.analyses.draws).
+    order = sorted(range(len(scores.items)), key=scores.items.__getitem__)
+    clusters = None if codes is None else codes[order]
+    columns = {name: scores.scores[order][:, [j for j, _ in recipes[name]]] for name in names}
     results = []
     for name in names:
         j = [j for j, _ in recipes[name]]
         binary = scores.score_type == "binary" and int(scores.counts[:, j].max()) == 1
-        x, clusters = _canonical(columns[name], codes)
-        results.append(_recipe(name, [p for _, p in recipes[name]], _two_way(x), clusters,
-                               binary, settings))
-    difference = None if pair is None else _difference(*pair, columns, codes, settings)
+        results.append(_recipe(name, [p for _, p in recipes[name]], _two_way(columns[name]),
+                               clusters, binary, settings))
+    difference = None if pair is None else _difference(*pair, columns, clusters, settings)
     result = SeedsResult(
         n_items=len(scores.items), score_type=scores.score_type, settings=settings,
         n_clusters=None if labels is None else len(labels), models=tuple(results),

@@ -232,7 +232,7 @@ def select(
     >>> r.winner, round(r.candidates[0].gain, 3), round(r.null_best.mean, 3)
     ('prompt09', 0.024, 0.025)
     >>> round(r.null_best.p_value, 2), round(r.confirm.difference.estimate, 3)
-    (0.57, 0.0)
+    (0.56, 0.0)
     """
     settings = checked_settings(confidence_level, n_resamples, seed)
     _check_correction(correction)
@@ -256,15 +256,14 @@ def select(
                                      else _by_holdout(scores, ordered, holdout, settings.seed))
         chosen, held = _subset(scores, keep), _subset(scores, confirm)
     prepared = measures.prepare(chosen, ordered)
-    per_model = 1 if prepared.clusters is None else 2
-    stages = per_model * (len(ordered) + (3 if held is not None else 0)) + 1
-    bar = bootstrap_bar(progress, stages, settings.n_resamples)
+    plans = 1 if prepared.clusters is None else 2
+    bar = bootstrap_bar(progress, plans * (2 if held is not None else 1), settings.n_resamples)
     try:
-        summaries = {name: measures.model_score(measures.prepare(chosen, (name,)), name, settings,
-                                              bar) for name in ordered}
-        replicates, method = _shared_means(prepared, settings, bar)
-        pairs = [_pair(chosen, prepared, replicates, method, baseline, name, settings)
-                 for name in sorted(names)]
+        drawn = measures.draws(prepared, settings, bar)
+        summaries = {name: measures.model_score(prepared, name, settings, drawn)
+                     for name in ordered}
+        replicates = _shared_means(drawn)
+        pairs = [_pair(drawn, baseline, name, settings) for name in sorted(names)]
         confirmation = None
         if held is not None:
             gains = [pair.estimate for pair in pairs]
@@ -305,11 +304,12 @@ def _confirm(held: ItemScores, baseline: str, winner: str, settings: Settings,
              bar) -> Confirmation:
     """compare's difference and headline test of the winner, on the held-out questions."""
     prepared = measures.prepare(held, tuple(sorted((baseline, winner))))
-    models = tuple(measures.model_score(measures.prepare(held, (name,)), name, settings, bar)
+    drawn = measures.draws(prepared, settings, bar)
+    models = tuple(measures.model_score(prepared, name, settings, drawn)
                    for name in (baseline, winner))
     return Confirmation(winner, len(held.items), models,
-                        measures.difference(prepared, baseline, winner, settings, bar),
-                        measures.tests(prepared, baseline, winner, settings)[0])
+                        measures.difference(prepared, baseline, winner, settings, drawn),
+                        measures.headline_test(prepared, baseline, winner, drawn))
 
 
 def _tie_warning(found: list[Candidate]) -> tuple[str, ...]:

@@ -1,9 +1,12 @@
 """Bootstrap intervals for a mean and for a paired gap, built on the resampling engine.
 
 Every function resamples items (the independent unit) through
-:mod:`evalbars.stats.resample`. Where the data are 0/1, identical items are grouped into
-patterns and resampled multinomially, which is the same bootstrap distribution at a cost
-that does not depend on the number of items.
+:mod:`evalbars.stats.resample`, the rows taken as the units in the caller's canonical
+order (the analyses sort items by id), so a column's replicates are the same whatever the
+other columns. Where the rows repeat (0/1 data), identical items are grouped into patterns
+and resampled multinomially, which is the same bootstrap distribution at a cost that does
+not depend on the number of items. BCa needs no n x n work: the jackknife of a mean is in
+closed form (:func:`_jackknife_acceleration`).
 """
 from __future__ import annotations
 

@@ -7,12 +7,14 @@
   :data:`evalbars.stats.clustering.PAIRED_METHODS`);
 - :func:`cluster_sign_flip`: a paired permutation test that flips whole clusters.
 
-Inputs are checked and cluster labels coded by :mod:`evalbars.stats.cluster_inputs`.
-Both stay bit-identical under any row shuffle or renaming of clusters: each cluster's
-total is computed independently of row order (directly and exactly for integer scores
-such as 0/1 and their differences, in value order otherwise; see :func:`_cluster_sums`),
-the engine sorts cluster rows before drawing, and the sign-flip statistic is an exactly
-rounded mean (``math.fsum``).
+Inputs are checked and cluster labels coded by :mod:`evalbars.stats.cluster_inputs`, in
+the order of the sorted labels: the clusters are the units of one resample plan (and one
+sign matrix) in that canonical order, shared by every column. Both stay bit-identical
+under any row shuffle: each cluster's total is computed independently of row order
+(directly and exactly for integer scores such as 0/1 and their differences, in value
+order otherwise; see :func:`_cluster_sums`), and the sign-flip statistic is an exactly
+rounded mean (``math.fsum``). Renaming clusters reorders the units, and so draws other
+resamples.
 """
 from __future__ import annotations
 
@@ -23,11 +25,10 @@ import numpy as np
 
 from ..core.errors import EvalbarsError
 from ..core.types import TestResult
-from .bootstrap import _unit_sums
 from .checks import _n_resamples
 from .cluster_inputs import _labels, _pair, _scores
-from .permutation import _flip_signs
-from .resample import bootstrap_sums
+from .permutation import flip_units
+from .resample import bootstrap_sums, sign_flip_sums
 
 __all__ = ["cluster_bootstrap_means", "cluster_sign_flip"]
 
@@ -94,14 +95,15 @@ def cluster_bootstrap_means(
     ``k_c`` the number of times cluster ``c`` is drawn, the resampled mean is the ratio
     ``sum_c k_c S_c / sum_c k_c n_c``: both sums come from one call of
     :func:`evalbars.stats.resample.bootstrap_sums` on the per-cluster rows
-    ``[S_c (one per column), n_c]`` (identical rows grouped and drawn multinomially when
-    that is cheaper, which is the same distribution). Intervals:
+    ``[S_c (one per column), n_c]`` in the order of the sorted labels: one plan of
+    cluster counts per (clusters, seed), so a column's replicates do not depend on the
+    other columns. Intervals:
     ``bootstrap.percentile_interval(replicates, method="cluster-bootstrap-percentile")``
     for a mean, ``method="paired-cluster-bootstrap"`` for a gap.
 
     Validated: the variance of the replicates matches the CR0 variance when G is large;
-    same seed gives identical replicates; shuffled rows and renamed clusters give
-    bit-identical replicates (tests/stats/test_clustering.py).
+    same seed gives identical replicates; shuffled rows give bit-identical replicates
+    (tests/stats/test_clustering.py).
 
     Examples
     --------
@@ -117,9 +119,8 @@ def cluster_bootstrap_means(
     seed = _seed_sequence(seed, required=True)
     codes, sizes, _ = _labels(clusters, x_arr.shape[0])
     sums = _cluster_sums(x_arr, codes, sizes.size)
-    rows, multiplicity = _unit_sums(np.column_stack([sums, sizes]))
-    totals = bootstrap_sums(rows, n_resamples=n_resamples, seed=seed,
-                            multiplicity=multiplicity, progress=progress)
+    totals = bootstrap_sums(np.column_stack([sums, sizes]), n_resamples=n_resamples,
+                            seed=seed, progress=progress)
     return totals[:, :-1] / totals[:, -1:]
 
 
@@ -164,7 +165,9 @@ def cluster_sign_flip(
     its three routes (binomial when every nonzero ``|T_c|`` is equal; enumeration of
     all ``2**m`` patterns, by meet in the middle, when ``m <= 20`` or ``2**m <=
     n_resamples``; otherwise Monte Carlo through
-    :func:`evalbars.stats.resample.sign_flip_sums` with ``p = (k + 1) / (B + 1)`` and
+    :func:`evalbars.stats.resample.sign_flip_sums`, one sign per cluster in the order of
+    the sorted labels, the null sums read as ``S @ T_b - S @ T_a`` from the clusters'
+    totals of each model, with ``p = (k + 1) / (B + 1)`` and
     ``mc_error = sqrt(p (1 - p) / B)``) and its tie tolerance ``TIE_RTOL``. With one
     item per cluster it is the item-level sign-flip test. The enumeration costs
     O(2**(m/2)) in time and memory after one O(n) pass for the cluster totals: 20
@@ -191,6 +194,13 @@ def cluster_sign_flip(
     seed = _seed_sequence(seed, required=False)
     codes, sizes, _ = _labels(clusters, d.shape[0])
     totals = _cluster_sums(d, codes, sizes.size)[:, 0]
-    return _flip_signs("cluster-sign-flip", math.fsum(d[:, 0]) / d.shape[0], totals,
-                       n_resamples=n_resamples, seed=seed,
-                       described="clusters with a nonzero total difference")
+
+    def null(stream: np.random.SeedSequence) -> np.ndarray:
+        both = _cluster_sums(np.column_stack([_scores(a, "a"), _scores(b, "b")]), codes,
+                             sizes.size)
+        sums = sign_flip_sums(both, n_resamples=n_resamples, seed=stream)
+        return sums[:, 1] - sums[:, 0]
+
+    return flip_units("cluster-sign-flip", math.fsum(d[:, 0]) / d.shape[0], totals, null,
+                      n_resamples=n_resamples, seed=seed,
+                      described="clusters with a nonzero total difference")

@@ -3,26 +3,29 @@
 Under the null of no difference between two models, each independent unit (one
 question's difference ``d = b - a``, or one cluster's total for
 :func:`evalbars.stats.cluster_resampling.cluster_sign_flip`) is equally likely to have
-either sign. :func:`_flip_signs` computes the p-value of ``sum(units) = 0`` by the
+either sign. :func:`flip_units` computes the p-value of ``sum(units) = 0`` by the
 binomial law when every nonzero unit has the same size, by enumerating all sign patterns
 (meet in the middle) when there are few enough of them (:data:`SIGN_FLIP_EXACT_MAX`),
-and otherwise from random signs, all drawn by
-:func:`evalbars.stats.resample.sign_flip_sums`, so the p-value depends only on the data,
-``n_resamples`` and ``seed``.
+and otherwise from random signs: the null sums ``S @ d`` of one sign matrix S drawn by
+:func:`evalbars.stats.resample.sign_flip_sums` for the whole data set, which the caller
+supplies (an analysis computes ``S @ x`` once for every model and reads each pair's null
+as the difference of two columns), so the p-value depends only on the data, the units'
+order, ``n_resamples`` and ``seed``.
 """
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import numpy as np
 
 from ..core.errors import EvalbarsError
 from ..core.types import TestResult
 from .checks import _n_resamples, _seed, pair
-from .mcnemar import _binom_two_sided
 from .resample import sign_flip_sums
+from .tails import binomial_p, check_alternative
 
-__all__ = ["sign_flip"]
+__all__ = ["flip_units", "sign_flip"]
 
 TIE_RTOL = 1e-9
 """Relative tolerance for ties in ``sign-flip``: a resampled sum counts as at least as
@@ -71,6 +74,19 @@ def _count_as_extreme(mags: np.ndarray, threshold: float) -> int:
     return count
 
 
+def _count_at_least(mags: np.ndarray, threshold: float) -> int:
+    """Number of sign patterns s with ``sum s_i mags_i >= threshold`` (one tail), by
+    enumeration in the middle as :func:`_count_as_extreme`."""
+    half = mags.size // 2
+    low = _signed_half_sums(mags[:half])
+    high = _signed_half_sums(mags[half:])
+    count = 0
+    for start in range(0, high.size, _ENUMERATION_CHUNK):
+        h = high[start:start + _ENUMERATION_CHUNK]
+        count += int(np.sum(low.size - np.searchsorted(low, threshold - h, side="left")))
+    return count
+
+
 def _enumerates(m: int, n_resamples: int) -> bool:
     """Whether a sign-flip test on ``m`` nonzero units enumerates all ``2**m`` patterns.
 
@@ -83,23 +99,28 @@ def _enumerates(m: int, n_resamples: int) -> bool:
     return m <= SIGN_FLIP_EXACT_MAX or (1 << m) <= n_resamples
 
 
-def _flip_signs(
+def flip_units(
     name: str,
     statistic: float,
     units: np.ndarray,
+    null: Callable[[np.random.SeedSequence], np.ndarray],
     *,
     n_resamples: int,
     seed: np.random.SeedSequence | None,
     described: str,
+    alternative: str = "two-sided",
 ) -> TestResult:
     """The sign-flip test of ``sum(units) = 0``: the three routes of :func:`sign_flip`.
 
     ``units`` are the independent values whose signs are flipped (per-question
-    differences, or per-cluster totals for ``cluster-sign-flip``); ``described`` says
-    what they are in the error raised when Monte Carlo is needed without a seed.
+    differences, or per-cluster totals for ``cluster-sign-flip``); ``null(seed)`` returns
+    the B Monte Carlo null sums ``S @ units`` of the data set's sign matrix, and is called
+    only when neither exact route applies; ``described`` says what the units are in the
+    error raised when Monte Carlo is needed without a seed; ``alternative`` is
+    ``"two-sided"``, ``"greater"`` (``sum(units) > 0``) or ``"less"``.
 
-    >>> r = _flip_signs("sign-flip", 1.0, np.array([1.0, 2.0, 3.0]), n_resamples=1,
-    ...                 seed=None, described="nonzero differences")
+    >>> r = flip_units("sign-flip", 1.0, np.array([1.0, 2.0, 3.0]), None, n_resamples=1,
+    ...                seed=None, described="nonzero differences")
     >>> r.p_value, r.exact
     (0.25, True)
     """
@@ -109,12 +130,16 @@ def _flip_signs(
         return TestResult(name, statistic, 1.0)
     if mags[0] == mags[-1]:
         k = int(np.count_nonzero(units > 0))
-        return TestResult(name, statistic, _binom_two_sided(k, m))
+        return TestResult(name, statistic, binomial_p(k, m, alternative))
 
-    threshold = abs(math.fsum(units)) - TIE_RTOL * math.fsum(mags)
+    total, tolerance = math.fsum(units), TIE_RTOL * math.fsum(mags)
+    threshold = abs(total) - tolerance
+    # one-sided: "greater" counts S >= T - tol; "less" counts S <= T + tol, i.e. -S >= -T - tol
+    tail = total - tolerance if alternative == "greater" else -total - tolerance
     if _enumerates(m, n_resamples):
-        p = _count_as_extreme(mags, threshold) / float(1 << m)
-        return TestResult(name, statistic, float(min(p, 1.0)))
+        count = _count_as_extreme(mags, threshold) if alternative == "two-sided" \
+            else _count_at_least(mags, tail)
+        return TestResult(name, statistic, float(min(count / float(1 << m), 1.0)))
 
     if seed is None:
         raise EvalbarsError(
@@ -123,11 +148,29 @@ def _flip_signs(
             f"than 2**{SIGN_FLIP_EXACT_MAX} and more than n_resamples={n_resamples}); "
             f"got None"
         )
-    sums = sign_flip_sums(mags, n_resamples=n_resamples, seed=seed)
-    k = int(np.count_nonzero(np.abs(sums) >= threshold))
+    sums = null(seed)
+    if alternative == "two-sided":
+        k = int(np.count_nonzero(np.abs(sums) >= threshold))
+    else:
+        k = int(np.count_nonzero((sums if alternative == "greater" else -sums) >= tail))
     p = (k + 1) / (n_resamples + 1)
     return TestResult(name, statistic, p, exact=False, n_resamples=n_resamples,
                       mc_error=math.sqrt(p * (1.0 - p) / n_resamples))
+
+
+def paired_null(a: np.ndarray, b: np.ndarray, *, n_resamples: int,
+                seed: np.random.SeedSequence) -> np.ndarray:
+    """``S @ (b - a)`` as ``S @ b - S @ a``, one sign matrix for both columns (rows as given).
+
+    The same numbers as an analysis reading the pair from ``S @ x`` for all its models.
+
+    >>> s = paired_null(np.zeros(3), np.array([1.0, 2.0, 4.0]), n_resamples=8,
+    ...                 seed=np.random.SeedSequence(0))
+    >>> sorted(set(np.abs(s).tolist())) <= [1.0, 3.0, 5.0, 7.0]
+    True
+    """
+    sums = sign_flip_sums(np.column_stack([a, b]), n_resamples=n_resamples, seed=seed)
+    return sums[:, 1] - sums[:, 0]
 
 
 def sign_flip(
@@ -136,6 +179,7 @@ def sign_flip(
     *,
     n_resamples: int = 10_000,
     seed: np.random.SeedSequence | None = None,
+    alternative: str = "two-sided",
 ) -> TestResult:
     """Paired permutation (sign-flip) test of ``mean(d) = 0``.
 
@@ -149,6 +193,9 @@ def sign_flip(
         differences).
     seed : numpy.random.SeedSequence, optional
         Required only when the Monte Carlo path is taken.
+    alternative : str
+        ``"two-sided"`` (default), ``"greater"`` (B better than A: ``P(S >= T)``) or
+        ``"less"`` (``P(S <= T)``), each route counting only that tail.
 
     Returns
     -------
@@ -178,13 +225,14 @@ def sign_flip(
        ``mc_error = sqrt(p (1 - p) / B)``.
 
     "Reaching" allows for rounding: ``|S| >= |T| - TIE_RTOL * sum|d|`` with
-    ``TIE_RTOL = 1e-9``. The draws use the sorted ``|d_i|`` (the null law of ``S``
-    is the same for ``d`` and ``|d|``), so the Monte Carlo p is identical after
-    shuffling rows or swapping A and B.
+    ``TIE_RTOL = 1e-9``. The random signs are one sign matrix for the rows in the
+    order given (:func:`paired_null`), the one an analysis shares between all its pairs
+    with the rows in canonical (item id) order; swapping A and B negates every null sum
+    exactly and so keeps the p-value.
 
     Validated: enumeration equals ``scipy.stats.permutation_test`` (one sample of
-    differences, ``permutation_type="samples"``, statistic ``mean``, two-sided,
-    ``n_resamples=inf``); route 1 equals brute-force enumeration; Monte Carlo lies
+    differences, ``permutation_type="samples"``, statistic ``mean``, each
+    ``alternative``, ``n_resamples=inf``); route 1 equals brute-force enumeration; Monte Carlo lies
     within a few ``mc_error`` of the exact p.
 
     Examples
@@ -204,6 +252,11 @@ def sign_flip(
     a_arr, b_arr = pair(a, b)
     n_resamples = _n_resamples(n_resamples)
     seed = _seed(seed)
+    alternative = check_alternative(alternative)
     d = b_arr - a_arr
-    return _flip_signs("sign-flip", _fsum_mean(d), d, n_resamples=n_resamples, seed=seed,
-                       described="nonzero differences")
+
+    def null(stream: np.random.SeedSequence) -> np.ndarray:
+        return paired_null(a_arr, b_arr, n_resamples=n_resamples, seed=stream)
+
+    return flip_units("sign-flip", _fsum_mean(d), d, null, n_resamples=n_resamples,
+                      seed=seed, described="nonzero differences", alternative=alternative)

@@ -1,15 +1,23 @@
 """The resampling engine: every bootstrap and permutation in evalbars goes through here.
 
-Ideas (see docs/design.md):
+Ideas (see /work/shared/DESIGN.md, "One resampling engine"):
 
 - Resample the independent unit. The caller passes one row per unit (an item, or a
   whole cluster) holding that unit's sums; a resample of units is then a vector of
-  counts per unit, and any statistic built from sums is ``counts @ unit_sums``.
-- Where many units are identical (0/1 outcomes), the caller passes each distinct
+  counts per unit, and any statistic built from sums is ``counts @ unit_sums``, for
+  every column (model) at once.
+- The rows are the units in the caller's canonical order (the analyses sort items and
+  clusters by id): the counts of resample ``r`` are a function of the seed and the
+  number of units only, so they form one *plan* shared by every column, whatever else
+  is loaded. Likewise :func:`sign_flip_sums` draws one sign matrix for every column.
+- A column's sums do not depend on the other columns: the products run on row blocks
+  and column groups padded with zeros to multiples of :data:`_PAD` and
+  :data:`_PAD_COLUMNS`, so BLAS uses its main kernel, in the same order, for every entry
+  (odd shapes take edge kernels that add in another order; checked bit for bit in
+  tests/stats/test_resample.py).
+- Where many units are identical (0/1 outcomes), the caller may pass each distinct
   pattern once with its multiplicity; the counts are then multinomial over patterns,
-  which is the same distribution at a cost independent of the number of items.
-- Units are put in a canonical order (sorted by value) before drawing, so the result
-  depends only on the multiset of units: shuffling rows or renaming ids changes nothing.
+  the same distribution at a cost independent of the number of items.
 - Randomness comes in fixed blocks of ``BLOCK`` resamples, each from its own child of
   the caller's SeedSequence, so results never depend on batching or threads.
 - The blocks are the parallelism: while they run, BLAS is held to one thread
@@ -31,7 +39,16 @@ BLOCK = 512
 """Resamples drawn from one random stream. Fixed: changing it changes every number."""
 
 _MAX_CELLS = 1 << 20
-"""Largest number of (resample, unit) index cells held at once within a block."""
+"""Largest number of (resample, unit) cells held at once within a block."""
+
+_PAD = 8
+"""The rows (resamples) of every product are padded with zeros to a multiple of this."""
+
+_PAD_COLUMNS = 4
+"""The columns of every product are padded with zeros to a multiple of this."""
+
+_FLAT_BINCOUNT = 2048
+"""Below this many units one bincount counts a whole chunk; above, one per resample."""
 
 
 def _block_generator(seed: np.random.SeedSequence, block: int) -> np.random.Generator:
@@ -84,6 +101,39 @@ def _run_blocks(
     return out
 
 
+def _padded(n: int, multiple: int = _PAD) -> int:
+    return -(-n // multiple) * multiple
+
+
+def _padded_columns(columns: np.ndarray) -> np.ndarray:
+    """``columns`` (K, m) with zero columns appended up to a multiple of :data:`_PAD_COLUMNS`."""
+    out = np.zeros((columns.shape[0], _padded(columns.shape[1], _PAD_COLUMNS)))
+    out[:, : columns.shape[1]] = columns
+    return out
+
+
+def _rows_per_chunk(n_units: int) -> int:
+    return max(_PAD, _MAX_CELLS // max(n_units, 1) // _PAD * _PAD)
+
+
+def _counts(rng: np.random.Generator, rows: int, n_units: int) -> np.ndarray:
+    """How often each of ``n_units`` units is drawn in ``rows`` resamples of ``n_units``.
+
+    A float array of ``_padded(rows)`` rows (the padding rows are 0), ready for BLAS. The
+    indices are drawn as int64 in one call: numpy's stream is then the same however the
+    resamples are split into calls, so the counts never depend on the chunking.
+    """
+    idx = rng.integers(0, n_units, size=(rows, n_units))
+    out = np.zeros((_padded(rows), n_units))
+    if n_units < _FLAT_BINCOUNT:
+        idx += np.arange(rows)[:, None] * n_units
+        out[:rows] = np.bincount(idx.ravel(), minlength=rows * n_units).reshape(rows, n_units)
+    else:  # one resample's counts stay in cache
+        for r in range(rows):
+            out[r] = np.bincount(idx[r], minlength=n_units)
+    return out
+
+
 def bootstrap_sums(
     unit_sums: np.ndarray,
     *,
@@ -97,14 +147,17 @@ def bootstrap_sums(
     Parameters
     ----------
     unit_sums : (K, m) array
-        One row per unit (or per distinct unit pattern), one column per quantity.
+        One row per unit, in the caller's canonical order (or one row per distinct unit
+        pattern, with ``multiplicity``), one column per quantity.
     n_resamples : int
         Number of bootstrap resamples B.
     seed : numpy.random.SeedSequence
         Parent stream; block ``i`` draws from child ``i``.
     multiplicity : (K,) int array, optional
         How many units share each row. The resample then draws ``multiplicity.sum()``
-        units, multinomially over rows; otherwise it draws K units uniformly.
+        units, multinomially over the rows (taken in sorted order); otherwise it draws K
+        units uniformly, and the counts of resample ``r`` depend only on the seed and K:
+        column ``j`` of the result is the same whatever the other columns are.
 
     Returns
     -------
@@ -113,43 +166,43 @@ def bootstrap_sums(
     Examples
     --------
     >>> import numpy as np
-    >>> x = np.array([[0.0], [1.0], [1.0], [1.0]])
+    >>> x = np.array([[0.0, 1.0], [1.0, 1.0], [1.0, 0.0], [1.0, 2.0]])
     >>> s = bootstrap_sums(x, n_resamples=1000, seed=np.random.SeedSequence(0))
-    >>> s.shape, float(s.min()) >= 0, float(s.max()) <= 4
-    ((1000, 1), True, True)
+    >>> s.shape, float(s[:, 0].min()) >= 0, float(s[:, 0].max()) <= 4
+    ((1000, 2), True, True)
+    >>> alone = bootstrap_sums(x[:, :1], n_resamples=1000, seed=np.random.SeedSequence(0))
+    >>> bool(np.array_equal(alone[:, 0], s[:, 0]))
+    True
     """
     unit_sums = np.asarray(unit_sums, dtype=float)
     if unit_sums.ndim == 1:
         unit_sums = unit_sums[:, None]
     n_rows, n_columns = unit_sums.shape
-    order = np.lexsort(unit_sums.T[::-1])
-    unit_sums = unit_sums[order]
-    if multiplicity is not None:
-        multiplicity = np.asarray(multiplicity)[order]
 
     if multiplicity is not None:
+        order = np.lexsort(unit_sums.T[::-1])
+        patterns = unit_sums[order]
         counts_total = int(np.sum(multiplicity))
-        pvals = np.asarray(multiplicity, dtype=float) / counts_total
+        pvals = np.asarray(multiplicity, dtype=float)[order] / counts_total
 
-        def draw(rng: np.random.Generator, size: int) -> np.ndarray:
-            counts = rng.multinomial(counts_total, pvals, size=size)
-            return counts @ unit_sums
+        def draw_patterns(rng: np.random.Generator, size: int) -> np.ndarray:
+            return rng.multinomial(counts_total, pvals, size=size) @ patterns
 
-        return _run_blocks(n_resamples, n_columns, seed, draw, BLOCK * n_rows, progress)
+        return _run_blocks(n_resamples, n_columns, seed, draw_patterns, BLOCK * n_rows,
+                           progress)
 
-    rows_per_chunk = max(1, _MAX_CELLS // max(n_rows, 1))
+    # Sums of the values minus each column's smallest, plus n times it: constant data give
+    # the same number in every resample (not n sums rounded each its own way).
+    shift = unit_sums.min(axis=0) if n_rows else np.zeros(n_columns)
+    columns = _padded_columns(unit_sums - shift)
+    rows_per_chunk = _rows_per_chunk(n_rows)
 
     def draw(rng: np.random.Generator, size: int) -> np.ndarray:
         result = np.empty((size, n_columns))
         for start in range(0, size, rows_per_chunk):
             stop = min(size, start + rows_per_chunk)
-            idx = rng.integers(0, n_rows, size=(stop - start, n_rows), dtype=np.intp)
-            if n_columns == 1:
-                result[start:stop, 0] = np.take(unit_sums[:, 0], idx).sum(axis=1)
-            else:  # one count vector per resample serves every column
-                idx += np.arange(stop - start)[:, None] * n_rows
-                counts = np.bincount(idx.ravel(), minlength=(stop - start) * n_rows)
-                result[start:stop] = counts.reshape(stop - start, n_rows) @ unit_sums
+            product = _counts(rng, stop - start, n_rows) @ columns
+            result[start:stop] = product[: stop - start, :n_columns] + n_rows * shift
         return result
 
     return _run_blocks(n_resamples, n_columns, seed, draw, BLOCK * n_rows, progress)
@@ -162,32 +215,38 @@ def sign_flip_sums(
     seed: np.random.SeedSequence,
     progress: Callable[[int], None] | None = None,
 ) -> np.ndarray:
-    """Sums of ``d`` with each entry's sign flipped by a fair coin, one per resample.
+    """Sums of each column of ``d`` with row ``i``'s sign flipped by a fair coin.
 
-    Returns an (n_resamples,) array: ``sum_i s_i d_i`` with independent s_i = +-1.
+    One sign matrix S (B x n, drawn from the seed and n only) serves every column:
+    the result is ``S @ d``, an (n_resamples,) array for 1-D ``d``, else
+    (n_resamples, m). Rows are units in the caller's canonical order.
 
     >>> import numpy as np
     >>> s = sign_flip_sums(np.array([1.0, 2.0]), n_resamples=600, seed=np.random.SeedSequence(1))
     >>> sorted(set(s.tolist()))
     [-3.0, -1.0, 1.0, 3.0]
     """
-    d = np.sort(np.asarray(d, dtype=float))
-    n = d.size
-    total = float(d.sum())
-    rows_per_chunk = max(1, _MAX_CELLS // max(n, 1))
+    values = np.asarray(d, dtype=float)
+    columns = values[:, None] if values.ndim == 1 else values
+    n, n_columns = columns.shape
+    padded = _padded_columns(columns)
+    totals = padded.sum(axis=0)[:n_columns]  # the same summation order for every column
+    rows_per_chunk = _rows_per_chunk(n)
 
     def draw(rng: np.random.Generator, size: int) -> np.ndarray:
-        result = np.empty((size, 1))
+        result = np.empty((size, n_columns))
         for start in range(0, size, rows_per_chunk):
             stop = min(size, start + rows_per_chunk)
             # Whole 32-bit words: numpy's uint32 stream is the same however it is split
             # into calls, so the bits never depend on the chunking (uint8 draws would).
             words = rng.integers(0, 2**32 - 1, size=(stop - start, (n + 31) // 32),
                                  dtype=np.uint32, endpoint=True)
-            packed = words.astype("<u4").view(np.uint8)
-            bits = np.unpackbits(packed, axis=1, count=n)
+            bits = np.zeros((_padded(stop - start), n))
+            bits[: stop - start] = np.unpackbits(words.astype("<u4").view(np.uint8),
+                                                 axis=1, count=n)
             # s_i = 2 bit_i - 1, so sum s_i d_i = 2 (bits @ d) - sum d
-            result[start:stop, 0] = 2.0 * (bits @ d) - total
+            result[start:stop] = 2.0 * (bits @ padded)[: stop - start, :n_columns] - totals
         return result
 
-    return _run_blocks(n_resamples, 1, seed, draw, BLOCK * n, progress)[:, 0]
+    out = _run_blocks(n_resamples, n_columns, seed, draw, BLOCK * n, progress)
+    return out[:, 0] if values.ndim == 1 else out

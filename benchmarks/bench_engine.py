@@ -1,0 +1,166 @@
+"""The resampling engine against the random-number floor, measured in one run.
+
+Run by hand: ``python benchmarks/bench_engine.py [--resamples 10000] [--skip-million]``.
+
+The floor is the time numpy's PCG64 needs just to draw the B x n bootstrap indices once,
+on one thread (int64, in chunks of at most 2**22 cells, which is faster than one huge
+array). Every case generates its data, runs in its own subprocess (so peak memory, the
+max RSS above an interpreter that imported numpy, scipy and evalbars, is its own) and is
+printed with its ratio to the floor measured in the same run:
+
+- compare, 2 continuous models, 100,000 and 1,000,000 items: every interval and test;
+- leaderboard, 20 continuous models x 10,000 items, all 190 pairs with their tests, and
+  the naive way (each model its own bootstrap, each pair its own sign-flip test: timed
+  on a few and extrapolated);
+- whole process: ``evalbars compare`` on a 10,000-item continuous CSV, and
+  ``evalbars --help``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+
+def make_data(n_models: int, n: int) -> np.ndarray:
+    """(n, n_models) continuous scores sharing 70% of a question difficulty."""
+    rng = np.random.default_rng(0)
+    ease = rng.random(n)
+    columns = []
+    for k in range(n_models):
+        own = np.where(rng.random(n) < 0.7, ease, rng.random(n))
+        columns.append(np.clip(0.6 + 0.005 * k + 0.3 * (own - 0.5) + rng.normal(0, 0.05, n),
+                               0, 1))
+    return np.column_stack(columns)
+
+
+def scores(n_models: int, n: int):
+    from evalbars.io.ingest import load
+    import pandas as pd
+
+    frame = pd.DataFrame(make_data(n_models, n), columns=[f"m{k:02d}" for k in range(n_models)])
+    frame.insert(0, "qid", [f"q{i:07d}" for i in range(n)])
+    return load(frame)
+
+
+def floor(n: int, b: int) -> float:
+    """Seconds to draw b x n int64 indices once on one thread."""
+    rng = np.random.default_rng(0)
+    rows = max(1, (1 << 22) // n)
+    start = time.perf_counter()
+    for first in range(0, b, rows):
+        rng.integers(0, n, size=(min(rows, b - first), n))
+    return time.perf_counter() - start
+
+
+def naive_leaderboard(data: np.ndarray, b: int, sample: int) -> float:
+    """Seconds for the naive way: a bootstrap per model, a sign-flip test per pair.
+
+    Each is one B x n draw; ``sample`` models and pairs are timed, the rest extrapolated.
+    """
+    from evalbars.stats.bootstrap import bootstrap_means
+    from evalbars.stats.permutation import sign_flip
+
+    n_models = data.shape[1]
+    start = time.perf_counter()
+    for k in range(sample):
+        bootstrap_means(data[:, k], n_resamples=b, seed=np.random.SeedSequence(k))
+    per_model = (time.perf_counter() - start) / sample
+    start = time.perf_counter()
+    for k in range(sample):
+        sign_flip(data[:, k], data[:, k + 1], n_resamples=b, seed=np.random.SeedSequence(k))
+    per_pair = (time.perf_counter() - start) / sample
+    return n_models * per_model + n_models * (n_models - 1) // 2 * per_pair
+
+
+def child(case: str, b: int) -> dict:
+    import evalbars
+
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    if case.startswith("compare"):
+        n = int(case.split(":")[1])
+        data = scores(2, n)
+        base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        start = time.perf_counter()
+        evalbars.compare(data, a="m00", b="m01", n_resamples=b)
+    elif case == "leaderboard":
+        data = scores(20, 10_000)
+        base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        start = time.perf_counter()
+        evalbars.leaderboard(data, n_resamples=b)
+    else:
+        start = time.perf_counter()
+        return {"seconds": naive_leaderboard(make_data(20, 10_000), b, 3), "mb": 0.0}
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {"seconds": seconds, "mb": (peak - base) / 1024}
+
+
+def run_child(case: str, b: int) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--child", case, "--resamples", str(b)],
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def wall(argv: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, capture_output=True, check=True)
+    return time.perf_counter() - start
+
+
+def whole_process() -> tuple[float, float]:
+    """Best of 3 wall times: ``evalbars compare`` on 10,000 continuous items; ``--help``."""
+    import pandas as pd
+
+    frame = pd.DataFrame(make_data(2, 10_000), columns=["a", "b"])
+    frame.insert(0, "qid", [f"q{i:05d}" for i in range(10_000)])
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "scores.csv")
+        frame.to_csv(path, index=False)
+        exe = [sys.executable, "-m", "evalbars"]
+        compare = min(wall(exe + ["compare", path, "--a", "a", "--b", "b"]) for _ in range(3))
+        helped = min(wall(exe + ["--help"]) for _ in range(3))
+    return compare, helped
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--resamples", type=int, default=10_000)
+    parser.add_argument("--skip-million", action="store_true")
+    parser.add_argument("--child")
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(child(args.child, args.resamples)))
+        return
+    b = args.resamples
+    print(f"B = {b:,} resamples; floor = numpy PCG64 drawing the B x n int64 indices once, "
+          f"one thread; {os.cpu_count()} cores")
+    rows = []
+    sizes = (100_000,) if args.skip_million else (100_000, 1_000_000)
+    for n in sizes:
+        base = floor(n, b)
+        found = run_child(f"compare:{n}", b)
+        rows.append((f"compare, 2 continuous models, {n:,} items", found, base))
+    base = floor(10_000, b)
+    rows.append(("leaderboard, 20 continuous x 10,000 items, 190 pairs",
+                 run_child("leaderboard", b), base))
+    rows.append(("  the naive way (a bootstrap per model, a test per pair)", run_child("naive", b),
+                 base))
+    print(f"{'task':58} {'seconds':>8} {'floor':>7} {'ratio':>6} {'peak MB':>8}")
+    for label, found, base in rows:
+        print(f"{label:58} {found['seconds']:8.2f} {base:7.2f} "
+              f"{found['seconds'] / base:5.1f}x {found['mb']:8.0f}")
+    compare, helped = whole_process()
+    print(f"whole process: evalbars compare, 10,000 continuous items {compare:.2f} s; "
+          f"evalbars --help {helped:.2f} s")
+
+
+if __name__ == "__main__":
+    main()
