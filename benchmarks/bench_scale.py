@@ -1,7 +1,7 @@
 """Reading at scale: DuckDB and Spark against the in-memory reader, and where auto switches.
 
 Run by hand: ``python benchmarks/bench_scale.py [--rows 10000000] [--big] [--spark]
-[--csv-rows 2000000] [--crossover]``. Writes its data to a temporary folder (``--keep DIR``
+[--csv-rows 2000000] [--crossover] [--wide-rows 1000000]``. Writes its data to a temporary folder (``--keep DIR``
 keeps it there), then times each command in a fresh process and prints its wall time,
 rows per second and peak memory (the resident set size of the process and its children):
 
@@ -13,7 +13,9 @@ rows per second and peak memory (the resident set size of the process and its ch
 - ``--csv-rows`` long CSV rows (two models; default 2,000,000), loaded by
   ``evalbars.load`` with ``engine="memory"`` and ``engine="duckdb"``;
 - ``--crossover``: the load time of both engines on CSV files of 10^4 to 10^6 rows, to
-  place :data:`evalbars.io.engines.choose.AUTO_BYTES`.
+  place :data:`evalbars.io.engines.choose.AUTO_BYTES`;
+- ``--wide-rows``: a wide CSV of that many items (id, model_a, model_b; default 0, none)
+  and the same scores as two one-model files, loaded with both engines.
 """
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ import numpy as np
 
 _LOAD = """
 import sys, evalbars
-data = evalbars.load(sys.argv[1], engine=sys.argv[2])
+data = evalbars.load(*sys.argv[1:-1], engine=sys.argv[-1])
 print(len(data.items), len(data.models))
 """
 
@@ -65,6 +67,23 @@ def write_csv(path: Path, rows: int) -> None:
         handle.write("id,model,score\n")
         handle.writelines(f"q{i:07d},model_a,{x}\nq{i:07d},model_b,{y}\n"
                           for i, (x, y) in enumerate(zip(a, b)))
+
+
+def write_wide(folder: Path, rows: int) -> tuple[Path, Path, Path]:
+    """A wide CSV of ``rows`` items (id, model_a, model_b; 0/1) and the same scores as two
+    files, one model each (id, score)."""
+    rng = np.random.default_rng(2)
+    a, b = (rng.random(rows) < 0.7).astype(int), (rng.random(rows) < 0.72).astype(int)
+    wide, one, two = folder / "wide.csv", folder / "model_a.csv", folder / "model_b.csv"
+    with open(wide, "w") as w, open(one, "w") as f, open(two, "w") as g:
+        w.write("id,model_a,model_b\n")
+        f.write("id,score\n")
+        g.write("id,score\n")
+        for i, (x, y) in enumerate(zip(a.tolist(), b.tolist())):
+            w.write(f"q{i:07d},{x},{y}\n")
+            f.write(f"q{i:07d},{x}\n")
+            g.write(f"q{i:07d},{y}\n")
+    return wide, one, two
 
 
 def timed(argv: list[str]) -> tuple[float, float, str]:
@@ -106,6 +125,7 @@ def main() -> None:
     parser.add_argument("--big", action="store_true")
     parser.add_argument("--spark", action="store_true")
     parser.add_argument("--crossover", action="store_true")
+    parser.add_argument("--wide-rows", type=int, default=0)
     parser.add_argument("--keep", type=Path, default=None)
     args = parser.parse_args()
     folder = args.keep or Path(tempfile.mkdtemp(prefix="evalbars-scale-"))
@@ -126,6 +146,12 @@ def main() -> None:
         for engine in ("duckdb", "memory"):
             wall, peak, _ = timed([sys.executable, "-c", _LOAD, str(path), engine])
             report(f"load CSV, {engine}", args.csv_rows, wall, peak)
+    if args.wide_rows:
+        wide, one, two = write_wide(folder, args.wide_rows)
+        for what, paths in (("wide CSV", [wide]), ("two CSV files", [one, two])):
+            for engine in ("duckdb", "memory"):
+                wall, peak, _ = timed([sys.executable, "-c", _LOAD, *map(str, paths), engine])
+                report(f"load {what}, {engine}", args.wide_rows * 2, wall, peak)
     n_items, n_samples = 10_000, 10
     n_models = max(1, args.rows // (n_items * n_samples))
     path = folder / f"answers_{n_models}x{n_items}x{n_samples}.parquet"

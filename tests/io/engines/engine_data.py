@@ -109,3 +109,93 @@ def random_table(rng, case: int) -> tuple[list[str], list[list], dict]:
     if rng.random() < 0.2:
         options["score_type"] = rng.choice(["binary", "continuous"])
     return ["id", "model", "score", "topic", "ep", "seed"], rows, options
+
+
+WIDE_CELLS = ("0", "1", "0.5", "", "x", "2", "true", " 1", "nan", "1e999", "\u0663")
+"""Score cells a random wide table draws from."""
+
+
+def random_wide_table(rng) -> tuple[list[str], list[list], dict]:
+    """A small wide table (an id column, one to three model columns, a text column, a topic
+    column, an ep and a seed column when read as samples and runs) with random flaws (repeated ids and (item, sample) pairs, bad,
+    empty and stray cells, items in two clusters, empty labels, a repeated or empty column
+    name) and the options to read it with."""
+    models = rng.sample(["a", "b", "m 1", "\u00d6", "q"], rng.randint(1, 3))
+    items = [rng.choice(["q1", "q2", "007", "7", " q3", "q4", ""]) if rng.random() < 0.05
+             else f"q{k}" for k in range(rng.randint(1, 7))]
+    sample, cluster = rng.random() < 0.3, rng.random() < 0.3
+    run = rng.random() < 0.2
+    many = rng.random() < 0.15  # a long 0/1 column, where one 2 is a stray value
+    rows = []
+    for k, item in enumerate(items * (40 if many else 1)):
+        item = f"{item}_{k}" if many else item
+        for s in range(rng.randint(1, 2) if sample else 1):
+            for r in rng.sample(["1", "2", "10"], rng.randint(1, 2)) if run else [None]:
+                cells = [rng.choice(WIDE_CELLS) if rng.random() < (0.01 if many else 0.06)
+                         else rng.choice("01") for _ in models]
+                topic = rng.choice(["t1", "t2", ""]) if rng.random() < 0.03 else \
+                    f"t{len(item) % 2}"
+                rows.append([item, *cells, rng.choice(["x", "y z"]), topic]
+                            + ([str(s) if rng.random() < 0.98 else ""] if sample else [])
+                            + ([r] if run else []))
+    rng.shuffle(rows)
+    if rng.random() < 0.1 and rows:
+        rows.append(list(rows[0]))
+    header = ["id", *models, "note", "topic"] + ["ep"] * sample + ["seed"] * run
+    if rng.random() < 0.05:
+        header[1] = rng.choice(["", "id", "note"])
+    options = {"sample": "ep"} if sample else {}
+    options.update({"cluster": "topic"} if cluster else {})
+    options.update({"run": "seed"} if run else {})
+    if rng.random() < 0.25:
+        options["intersect"] = True
+    if rng.random() < 0.2:
+        options["score_type"] = rng.choice(["binary", "continuous"])
+    if rng.random() < 0.2:
+        options["models"] = rng.sample(models + (["note"] if rng.random() < 0.2 else []),
+                                       1 + (len(models) > 1))
+    if rng.random() < 0.03:
+        options["score"] = models[0]
+    return header, rows, options
+
+
+def random_pair(rng) -> tuple[list[tuple[list[str], list[list]]], dict]:
+    """Two small one-model files (header and rows each) with random flaws (repeated ids,
+    items one file lacks, missing, bad and stray scores, items in two clusters, a column
+    one file lacks) and the options to read them with."""
+    sample, cluster, run = rng.random() < 0.3, rng.random() < 0.3, rng.random() < 0.15
+    pool = [f"q{k}" for k in range(rng.randint(1, 6))]
+    files = []
+    for _ in range(2):
+        # with runs every system has pool[0]: the in-memory reader fails (IndexError in
+        # validate._share_nothing) on runs of two files sharing no item
+        items = [q for q in pool if rng.random() < 0.93 or run and q == pool[0]] or pool[:1]
+        with_topic = cluster and rng.random() < 0.9
+        with_ep = sample and rng.random() < 0.9
+        header = ["id", "score"] + ["topic"] * with_topic + ["ep"] * with_ep + ["seed"] * run
+        rows = []
+        for item in items:
+            for s in range(rng.randint(1, 2) if with_ep else 1):
+                for r in ["1", rng.choice("12")] if run else [None]:
+                    score = rng.choice(SCORES) if rng.random() < 0.08 else rng.choice("01")
+                    row = [item, score]
+                    if with_topic:
+                        row.append(rng.choice(["t1", "t2"]) if rng.random() < 0.05
+                                   else f"t{item[-1]}")
+                    if with_ep:
+                        row.append(str(s))
+                    rows.append(row + ([r] if run else []))
+        rng.shuffle(rows)
+        if rng.random() < 0.08 and rows:
+            rows.append(list(rows[0]))
+        files.append((header, rows))
+    options = {"sample": "ep"} if sample else {}
+    options.update({"cluster": "topic"} if cluster else {})
+    options.update({"run": "seed"} if run else {})
+    if rng.random() < 0.3:
+        options["intersect"] = True
+    if rng.random() < 0.15:
+        options["score_type"] = rng.choice(["binary", "continuous"])
+    if rng.random() < 0.15:
+        options["models"] = rng.choice([["x", "y"], ["x"], ["x", "x"]])
+    return files, options

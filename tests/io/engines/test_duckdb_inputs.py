@@ -105,10 +105,10 @@ def test_auto_keeps_memory_for_small_files_and_without_duckdb(tmp_path, rows, mo
     assert choose.pick(tmp_path / "s.csv", None, "auto", None, None) == "memory"
 
 
-def test_a_wide_table_is_refused_by_the_engine_and_read_in_memory_by_auto():
+def test_a_wide_glob_is_refused_by_the_engine_and_a_wide_table_read_in_memory_by_auto():
     pl = pytest.importorskip("polars")
     with pytest.raises(evalbars.EvalbarsError, match="reads the long layout"):
-        evalbars.load("examples/cookbook_topics.csv", engine="duckdb")
+        evalbars.load("examples/cookbook_*.csv", engine="duckdb")
     memory = evalbars.load("examples/cookbook_topics.csv", cluster="topic_id")
     for table in (pl.read_csv("examples/cookbook_topics.csv"),
                   pa.csv.read_csv("examples/cookbook_topics.csv")):
@@ -154,9 +154,9 @@ def test_the_engine_options_are_checked(tmp_path, rows):
         evalbars.load(tmp_path / "s.csv", engine="gpu")
     in_memory = evalbars.load(pa.table(rows), engine="memory", sample="epoch")
     assert "engine" not in in_memory.source and in_memory.source["format"] == "dataframe"
-    with pytest.raises(evalbars.EvalbarsError, match=r"two files are read with "
-                                                     r"engine='memory'"):
-        evalbars.load(tmp_path / "s.csv", tmp_path / "s.csv", engine="duckdb")
+    with pytest.raises(evalbars.EvalbarsError, match=r"two inputs are read with "
+                                                     r"engine='memory' unless both are local"):
+        evalbars.load(tmp_path / "s.csv", str(tmp_path / "*.csv"), engine="duckdb")
     with pytest.raises(evalbars.EvalbarsError, match=r"helm logs are read in memory"):
         evalbars.load("tests/data/logs/helm/suite_v1", engine="duckdb")
     with pytest.raises(evalbars.EvalbarsError, match=r"no file matches"):

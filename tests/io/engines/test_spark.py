@@ -59,3 +59,52 @@ def test_spark_words_errors_as_the_in_memory_reader(tmp_path, spark, case):
         evalbars.load(path, engine="spark", spark=spark, **options)
     assert str(on_spark.value) == str(memory.value)
     assert " at line" in str(memory.value)
+
+
+def test_wide_tables_and_two_files_on_spark(tmp_path, spark):
+    """20 random wide tables and 12 random pairs (engine_data's generators): Spark gives the
+    in-memory reader's fields, or its message word for word."""
+    import random
+
+    from engine_data import random_pair, random_wide_table, same_fields
+
+    rng = random.Random(41)
+    cases = [("wide", random_wide_table(rng)) for _ in range(20)] + \
+        [("pair", random_pair(rng)) for _ in range(12)]
+    for k, (kind, made) in enumerate(cases):
+        if kind == "wide":
+            (header, rows), options = made[:2], made[2]
+            paths = [tmp_path / f"w{k}.csv"]
+            tables = [(header, rows)]
+        else:
+            tables, options = made
+            paths = [tmp_path / f"base{k}.csv", tmp_path / f"tuned{k}.csv"]
+        for path, (header, rows) in zip(paths, tables):
+            path.write_text(",".join(header) + "\n" + "".join(",".join(r) + "\n" for r in rows))
+        outcomes = []
+        for engine in ("memory", "spark"):
+            try:
+                outcomes.append(evalbars.load(*paths, engine=engine, spark=spark
+                                              if engine == "spark" else None, **options))
+            except evalbars.EvalbarsError as exc:
+                outcomes.append(str(exc))
+        memory, on_spark = outcomes
+        if isinstance(memory, str) or isinstance(on_spark, str):
+            assert on_spark == memory, (k, options)
+        else:
+            same_fields(memory, on_spark)
+
+
+@pytest.mark.parametrize("name", ["ragged.csv", "short.csv", "cut.jsonl", "list.jsonl"])
+def test_spark_refuses_a_malformed_file_in_the_in_memory_words(tmp_path, spark, name):
+    """Spark reads CSV and JSON Lines with mode FAILFAST (its default, PERMISSIVE, would pad
+    a short row with nulls and drop a long row's extra field)."""
+    from test_duckdb_malformed import MALFORMED
+
+    path = tmp_path / name
+    path.write_bytes(MALFORMED[name][0])
+    with pytest.raises(evalbars.EvalbarsError) as memory:
+        evalbars.load(path, engine="memory")
+    with pytest.raises(evalbars.EvalbarsError) as on_spark:
+        evalbars.load(path, engine="spark", spark=spark)
+    assert str(on_spark.value) == str(memory.value)

@@ -120,7 +120,8 @@ def _blank(codes: np.ndarray, values: list) -> bool:
 def _sorted_codes(codes: np.ndarray, values: list) -> tuple[np.ndarray, np.ndarray]:
     """The distinct values among ``codes``, sorted (as the in-memory reader sorts ids), and
     each code's position among them."""
-    present = np.unique(codes)
+    present = np.flatnonzero(np.bincount(codes, minlength=len(values))) \
+        if codes.size and codes.min() >= 0 else np.unique(codes)  # bincount: no sort
     names = _str_array([values[k] for k in present.tolist()])
     order = np.argsort(names, kind="stable")
     position = np.full(len(values), -1, np.int64)

@@ -25,7 +25,7 @@ from typing import Any
 
 from ...core.errors import EvalbarsError
 from .headers import check_names
-from .sources import Source
+from .sources import ReadError, Source
 from .sql import DUCKDB
 
 SRC = "evalbars_src"
@@ -87,7 +87,7 @@ class DuckBackend:
             return _with_progress(self.connection, lambda: relation.query(SRC, sql),
                                   label, self.total_rows)
         except duckdb.Error as exc:
-            raise EvalbarsError(f"DuckDB could not read the input: "
+            raise ReadError(f"DuckDB could not read the input: "
                                 f"{' '.join(str(exc).split())}") from None
 
     def ordinal(self, file: int, row: int) -> int:
@@ -107,7 +107,7 @@ class DuckBackend:
                 else _with_progress(self.connection, relation.to_arrow_table, label,
                                     self.total_rows)
         except _module().Error as exc:
-            raise EvalbarsError(f"DuckDB could not read the input: "
+            raise ReadError(f"DuckDB could not read the input: "
                                 f"{' '.join(str(exc).split())}") from None
 
 
@@ -206,6 +206,6 @@ def open_source(source: Source) -> DuckBackend:
         total = relation.query(SRC, f"SELECT count(*) FROM {SRC}").fetchall()[0][0] \
             if source.fmt == "parquet" else None  # from the metadata, nothing decoded
     except duckdb.Error as exc:
-        raise EvalbarsError(f"DuckDB cannot read {source.label}: "
+        raise ReadError(f"DuckDB cannot read {source.label}: "
                             f"{' '.join(str(exc).split())}") from None
     return DuckBackend(relation, connection, duckdb.__version__, total, plain)

@@ -3,7 +3,8 @@
 DuckDB and Spark rename a repeated or empty column name (``score_1``, ``column2``) where
 the in-memory reader refuses it; :func:`check_names` reads only the header of each local
 CSV file (the schema of a Parquet file) and raises the in-memory reader's error: an empty
-file, a header that is not comma-separated, an empty or repeated column name.
+file, a header that is not comma-separated, an empty or repeated column name (and, for a
+file that is not UTF-8 or not CSV near its start, what that reader says of it).
 :func:`no_rows` is the error for an input with a header and no rows.
 
 >>> import pathlib, tempfile
@@ -21,8 +22,13 @@ import csv
 import io
 
 from ...core.errors import EvalbarsError
+from ..files import read
 from ..table import _check_names, short
 from ..text_files import _CSV_FIELD_LIMIT
+
+
+class _Unreadable(Exception):
+    """The file is not UTF-8 or not CSV: the in-memory reader names the problem."""
 
 
 def _csv_header(path: str) -> tuple[list[str], int] | None:
@@ -38,7 +44,7 @@ def _csv_header(path: str) -> tuple[list[str], int] | None:
                     return record, prev + 1
                 prev = reader.line_num
     except (UnicodeDecodeError, csv.Error):
-        return None  # the engine reads on and names the problem
+        raise _Unreadable from None
     finally:
         csv.field_size_limit(limit)
     return None
@@ -49,7 +55,11 @@ def check_names(fmt: str, files: list[str]) -> None:
     each Parquet file (JSON Lines keys are checked by the engine)."""
     for path in files:
         if fmt == "csv":
-            found = _csv_header(path)
+            try:
+                found = _csv_header(path)
+            except _Unreadable:
+                read(path)  # raises the in-memory reader's message (file and line)
+                continue
             if found is None:
                 raise EvalbarsError(f"{path!r} is empty: no header and no rows")
             header, line = found

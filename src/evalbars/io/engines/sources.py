@@ -33,6 +33,12 @@ TABLE_LABELS = {
 """How messages name a table passed in place of a file, by its kind."""
 
 
+class ReadError(EvalbarsError):
+    """The engine could not parse the input (a ragged CSV row, bytes that are not UTF-8, a
+    line that is not JSON): :func:`evalbars.io.engines.choose.reduce_with` words it as the
+    in-memory reader does when that reader finds the problem too."""
+
+
 @dataclass(frozen=True, slots=True)
 class Source:
     """One input of an engine.

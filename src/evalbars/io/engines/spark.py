@@ -23,7 +23,7 @@ from typing import Any
 
 from ...core.errors import EvalbarsError
 from .headers import check_names
-from .sources import Source
+from .sources import ReadError, Source
 from .sql import SPARK
 
 _VIEWS = itertools.count()
@@ -151,14 +151,14 @@ class SparkBackend:
                 warnings.simplefilter("ignore", FutureWarning)
                 return frame.toArrow()
         except Exception as exc:
-            raise EvalbarsError(f"Spark could not read the input: "
+            raise ReadError(f"Spark could not read the input: "
                                 f"{' '.join(str(exc).split())[:300]}") from None
 
     def _sql(self, sql: str) -> Any:
         try:
             return self.spark.sql(sql)
         except Exception as exc:
-            raise EvalbarsError(f"Spark could not read the input: "
+            raise ReadError(f"Spark could not read the input: "
                                 f"{' '.join(str(exc).split())[:300]}") from None
 
 
@@ -176,12 +176,12 @@ def open_source(source: Source, spark: Any) -> SparkBackend:
     try:
         if source.fmt == "csv":
             frame = reader.csv(list(source.files), header=True, inferSchema=False,
-                               multiLine=True, escape='"')
+                               multiLine=True, escape='"', mode="FAILFAST")
         elif source.fmt == "parquet":
             frame = reader.parquet(*source.files)
         else:
-            frame = reader.json(list(source.files))
+            frame = reader.json(list(source.files), mode="FAILFAST")
     except Exception as exc:
-        raise EvalbarsError(f"Spark cannot read {source.label}: "
+        raise ReadError(f"Spark cannot read {source.label}: "
                             f"{' '.join(str(exc).split())[:300]}") from None
     return SparkBackend(frame, spark, source.files)
