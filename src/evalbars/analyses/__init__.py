@@ -16,7 +16,9 @@
 Shared by them: :mod:`~evalbars.analyses.results` (the result records),
 :mod:`~evalbars.analyses.settings` (checked settings, provenance),
 :mod:`~evalbars.analyses.measures` (each model's score, the paired gap, agreement, tests)
-and :mod:`~evalbars.analyses.caveats` (where a method is known to under-cover).
+and :mod:`~evalbars.analyses.caveats` (where a method is known to under-cover);
+:mod:`~evalbars.analyses.strata` (the strata section of a score report, with
+``stratum=``) and :mod:`~evalbars.analyses.strata_leaderboard` (a leaderboard's).
 
 May import: :mod:`evalbars.core`, :mod:`evalbars.io`, :mod:`evalbars.stats` and
 :mod:`evalbars.report`. Never simulate or cli.

@@ -17,11 +17,17 @@ accumulate (in the same order) keeps each error rate at most alpha (a false fail
 sequence to miss a gap of zero or more, a false pass to miss one of ``-M`` or less); once
 a look decides, later runs report that same look.
 
+With ``stratum=`` the decision rests on the gap of the weighted aggregates paired within
+strata (:mod:`evalbars.analyses.strata`): the same non-inferiority test on its stratified
+standard error and Satterthwaite degrees of freedom, the ``1 - 2 alpha`` ``stratified-t``
+interval. Not with ``sequential=True``.
+
 :func:`gate` is ``evalbars.gate``.
 """
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -32,7 +38,8 @@ from ..core.errors import EvalbarsError
 from ..io.inputs import pair_names, takes_load_options
 from ..report import format as fmt
 from ..report.notebook import NotebookMixin
-from ..stats.equivalence import INTERVAL_WORDS
+from ..report.text.strata import weighting_words
+from ..stats.equivalence import INTERVAL_WORDS, Equivalence, equivalence
 from .monitor_results import MonitorResult
 from .results import CompareResult
 
@@ -47,6 +54,7 @@ class GateResult(NotebookMixin):
     decision: str
     message: str
     comparison: CompareResult | MonitorResult
+    stratified: Equivalence | None = None  # with stratum=: the deciding test
 
     @property
     def exit_status(self) -> int:
@@ -57,6 +65,11 @@ class GateResult(NotebookMixin):
         if isinstance(self.comparison, MonitorResult):
             return self._sequential_dict()
         comparison = self.comparison.to_dict()
+        deciding = comparison["equivalence"] if self.stratified is None \
+            else self.stratified.to_dict()
+        strata = {} if self.stratified is None else {
+            "stratum": comparison["strata"]["column"],
+            "weighting": comparison["strata"]["weighting"]}
         return json_safe({
             "schema_version": comparison["schema_version"],
             "kind": "gate",
@@ -66,8 +79,10 @@ class GateResult(NotebookMixin):
             "baseline": comparison["difference"]["a"],
             "candidate": comparison["difference"]["b"],
             "max_regression": comparison["equivalence"]["margin"],
-            "estimate": comparison["difference"]["estimate"],
-            "equivalence": comparison["equivalence"],
+            "estimate": comparison["difference"]["estimate"] if self.stratified is None
+            else self.stratified.estimate,
+            "equivalence": deciding,
+            **strata,
             "comparison": comparison,
             "warnings": comparison["warnings"],
             "provenance": comparison["provenance"],
@@ -116,18 +131,31 @@ def _decide_sequential(result: MonitorResult,
                             "it again"), marked
 
 
-def _decide(comparison: CompareResult) -> tuple[str, str]:
-    eq = comparison.equivalence
+def _stratified(comparison: CompareResult, alpha: float) -> Equivalence:
+    """Non-inferiority of the stratified gap: its SE and Satterthwaite df; the questions
+    needed from its design-based spread ``se sqrt(n)``."""
+    gap, margin = comparison.strata.difference, comparison.equivalence.margin
+    return equivalence(gap.estimate, gap.se, gap.df, margin=margin, alpha=alpha,
+                       sd=gap.se * math.sqrt(comparison.n_items), n_items=comparison.n_items,
+                       method="stratified-t")
+
+
+_WORDS = {**INTERVAL_WORDS, "stratified-t": "stratified "}
+"""How the message names the deciding interval."""
+
+
+def _decide(comparison: CompareResult, eq: Equivalence) -> tuple[str, str]:
     doc = comparison.to_dict()
     score_type, a, b = doc["score_type"], doc["difference"]["a"], doc["difference"]["b"]
     digits = fmt.decimals_for(score_type, eq.high - eq.low)
     unit = " points" if score_type == "binary" else ""
     gap = fmt.value(eq.estimate, score_type, digits, sign=True)
-    kind = INTERVAL_WORDS[eq.method]
+    kind = _WORDS[eq.method]
     ends = (f"{eq.level:.0%} {kind}CI {fmt.value(eq.low, score_type, digits, sign=True)} to "
             f"{fmt.value(eq.high, score_type, digits, sign=True)}")
     margin = fmt.value(eq.margin, score_type, digits)
-    facts = f"{b} \u2212 {a} = {gap}{unit} ({ends}, n = {fmt.count(comparison.n_items)})"
+    over = "" if eq.method != "stratified-t" else f" {weighting_words(doc['strata'])}"
+    facts = f"{b} \u2212 {a} = {gap}{unit} ({ends}, n = {fmt.count(comparison.n_items)}){over}"
     if eq.low > -eq.margin:
         return "pass", f"PASS: {b} does not regress by more than {margin}{unit}: {facts}"
     if eq.high < 0:
@@ -143,6 +171,7 @@ def gate(data, data2=None, *, baseline: str | None = None, candidate: str | None
          models: Sequence[str] | None = None, max_regression: float, alpha: float = 0.05,
          n_resamples: int = 10_000, seed: int = 0, progress: bool = False,
          sequential: bool = False, order: str | None = None, every: int = 1,
+         stratum: str | None = None, weights: object = "micro",
          **load_options) -> GateResult:
     """Decide whether ``candidate`` regresses against ``baseline`` beyond ``max_regression``.
 
@@ -150,13 +179,18 @@ def gate(data, data2=None, *, baseline: str | None = None, candidate: str | None
     ``max_regression``, at ``confidence_level = 1 - alpha``: ``alpha`` is the one-sided
     level of the non-inferiority test; ``n_resamples``, ``seed``, ``progress`` and the
     options that say how to read ``data`` (item, model, score, score_type, intersect,
-    cluster, sample, run, input_format, metric, scorer, qrels: see :func:`evalbars.load`)
+    cluster, sample, run, input_format, metric, eval_split, scorer, qrels, engine, spark:
+    see :func:`evalbars.load`)
     are compare's. ``models=[baseline, candidate]`` is the same as ``baseline=``,
     ``candidate=``; with two inputs, they name them (data the baseline).
 
     ``sequential=True`` decides with :func:`evalbars.monitor` (one table; ``order`` and
     ``every`` are the monitor's; ``n_resamples`` and ``seed`` are not used): safe to re-run
     as results accumulate. See the module's docstring.
+
+    ``stratum`` and ``weights`` (as for :func:`evalbars.compare`) decide on the gap of the
+    weighted aggregates paired within strata instead (docs/strata.md); the comparison
+    holds the strata section.
 
     Examples
     --------
@@ -176,6 +210,11 @@ def gate(data, data2=None, *, baseline: str | None = None, candidate: str | None
         raise EvalbarsError(f"alpha must be between 0 and 0.5, got {alpha!r}")
     baseline, candidate = pair_names(models, baseline, candidate, ("baseline", "candidate"))
     if sequential:
+        if stratum is not None or weights != "micro":
+            raise EvalbarsError("stratum= (--stratum) and weights= (--weights) do not go with "
+                                "sequential=True (--sequential): the always-valid sequence "
+                                "follows the questions in the order they came in, not a "
+                                "weighted average over strata; drop one")
         if data2 is not None:
             raise EvalbarsError("gate --sequential reads one results table (the order "
                                 "results came in is read from it), not two files")
@@ -189,6 +228,7 @@ def gate(data, data2=None, *, baseline: str | None = None, candidate: str | None
                             "sequential gate; add sequential=True (--sequential)")
     comparison = compare(data, data2, a=baseline, b=candidate, margin=max_regression,
                          confidence_level=1.0 - alpha, n_resamples=n_resamples, seed=seed,
-                         progress=progress, **load_options)
-    decision, message = _decide(comparison)
-    return GateResult(decision, message, comparison)
+                         progress=progress, stratum=stratum, weights=weights, **load_options)
+    stratified = None if comparison.strata is None else _stratified(comparison, alpha)
+    decision, message = _decide(comparison, stratified or comparison.equivalence)
+    return GateResult(decision, message, comparison, stratified)

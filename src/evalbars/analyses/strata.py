@@ -34,8 +34,8 @@ from ..stats.tails import one_sided_ends, two_sided_level
 from .measures import Prepared
 from .results import Settings
 
-__all__ = ["FEW_ITEMS", "Aggregate", "Strata", "StratumRow", "strata_section",
-           "strata_warnings", "stratify"]
+__all__ = ["FEW_ITEMS", "Aggregate", "Strata", "StratumRow", "paired_within",
+           "strata_section", "strata_warnings", "stratify"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +86,7 @@ class Strata:
     tests: tuple[TestResult, ...] = ()
     weights_file: str | None = None
     warnings: tuple[str, ...] = ()  # the report's, merged into the result's warnings
+    pairs: tuple = ()  # a leaderboard's: evalbars.analyses.strata_leaderboard.StrataPair
 
     def to_dict(self) -> dict:
         out = {"column": self.column, "weighting": self.weighting,
@@ -97,6 +98,8 @@ class Strata:
         if self.difference is not None:
             out["difference"] = self.difference.to_dict()
             out["tests"] = [t.to_dict() for t in self.tests]
+        if self.pairs:
+            out["pairs"] = [pair.to_dict() for pair in self.pairs]
         return out
 
 
@@ -180,17 +183,31 @@ def stratify(data: Prepared, labels: Sequence[str], column: str,
                     weights_file=weights_file, warnings=warnings)
     if pair is None:
         return strata
+    gap, tests = paired_within(data, labels, weights, settings, pair, alternative)
+    return Strata(column, first.weighting, names, rows, tuple(models), gap,
+                  tests, weights_file, warnings)
+
+
+def paired_within(data: Prepared, labels: Sequence[str], weights: str | Mapping,
+                  settings: Settings, pair: tuple[str, str],
+                  alternative: str = "two-sided") -> tuple[Aggregate, tuple[TestResult, ...]]:
+    """The gap ``b - a`` of ``pair`` = (a, b) paired within strata, and its stratified
+    tests (the first is the headline): compare's, and each pair's of a leaderboard."""
+    level, clusters = settings.confidence_level, data.clusters
     a_name, b_name = pair
-    a, b = columns
+    a, b = data.column(a_name), data.column(b_name)
     # one stream per unordered pair, drawn for the sorted pair: swapping A and B negates
     # every replicate exactly
     low, high = sorted(pair)
     flip = 1.0 if (a_name, b_name) == (low, high) else -1.0
     sorted_gap = data.column(high) - data.column(low)
+    replicates = sr.stratified_bootstrap_means(
+        sorted_gap, labels, weights=weights, n_resamples=settings.n_resamples,
+        seed=child_seed(settings.seed, f"strata:bootstrap:paired:{low}\x00{high}"),
+        clusters=clusters)[:, 0]
     gap = _aggregate(f"{b_name} - {a_name}",
                      st.stratified_gap(a, b, labels, weights=weights, clusters=clusters),
-                     flip * replicates(sorted_gap, f"paired:{low}\x00{high}"), level,
-                     alternative)
+                     flip * replicates, level, alternative)
     tests = [stt.stratified_sign_flip(a, b, labels, weights=weights,
                                       n_resamples=settings.n_resamples,
                                       seed=child_seed(settings.seed, "strata:sign-flip"),
@@ -202,17 +219,18 @@ def stratify(data: Prepared, labels: Sequence[str], column: str,
                                                          alternative=alternative))
         tests.append(stt.stratified_mantel_haenszel(a, b, labels, weights=weights,
                                                     alternative=alternative))
-    return Strata(column, first.weighting, names, rows, tuple(models), gap,
-                  tuple(tests), weights_file, warnings)
+    return gap, tuple(tests)
 
 
 def strata_section(data, data2, wanted, load_options: dict, scores, prepared: Prepared,
                    stratum: str | None, weights: object, settings: Settings, *,
                    pair: tuple[str, str] | None = None,
-                   alternative: str = "two-sided") -> Strata | None:
+                   alternative: str = "two-sided", build=None, **options) -> Strata | None:
     """The section for ``stratum=``, reading the labels from the same data; None without.
 
-    ``weights`` other than the default ``"micro"`` without a stratum is an error.
+    ``weights`` other than the default ``"micro"`` without a stratum is an error. ``build``
+    (default :func:`stratify`, with ``pair`` and ``alternative``) makes the section from
+    ``(prepared, labels, column, weights, settings, weights_file=..., **options)``.
     """
     if stratum is None:
         if weights != "micro":
@@ -224,9 +242,11 @@ def strata_section(data, data2, wanted, load_options: dict, scores, prepared: Pr
     labels = read_strata(data, data2, stratum, wanted, load_options, scores.items)
     check_nested(scores.items, scores.clusters, labels)
     order = sorted(range(len(scores.items)), key=scores.items.__getitem__)
+    if build is None:
+        build, options = stratify, {"pair": pair, "alternative": alternative}
     try:
-        return stratify(prepared, [labels[i] for i in order], stratum, chosen, settings,
-                        pair=pair, alternative=alternative, weights_file=source)
+        return build(prepared, [labels[i] for i in order], stratum, chosen, settings,
+                     weights_file=source, **options)
     except EvalbarsError as error:
         if source is None:
             raise

@@ -159,3 +159,14 @@ def add_format(group) -> None:
     """--format text|json|markdown."""
     group.add_argument("--format", choices=("text", "json", "markdown"), default="text",
                        help="output format (default: text)")
+
+
+def add_strata(parser: argparse.ArgumentParser) -> None:
+    """``--stratum COL`` and ``--weights micro|macro|FILE`` (docs/strata.md)."""
+    parser.add_argument("--stratum", metavar="COL",
+                        help="column giving each question's stratum (subject, task; logs: a "
+                             "field, as for --cluster): adds the weighted aggregate with its "
+                             "stratified standard error and each stratum's score")
+    parser.add_argument("--weights", default="micro", metavar="micro|macro|FILE",
+                        help="how --stratum weighs the strata: micro (by size, the default), "
+                             "macro (equally) or a CSV file of stratum,weight rows")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._options import add_data_options, add_settings, load_options
+from ._options import add_data_options, add_settings, add_strata, load_options
 
 
 def _run(args: argparse.Namespace) -> dict:
@@ -13,7 +13,7 @@ def _run(args: argparse.Namespace) -> dict:
                 max_regression=args.max_regression, alpha=args.alpha,
                 n_resamples=args.n_resamples, seed=args.seed, progress=not args.sequential,
                 sequential=args.sequential, order=args.order, every=args.every,
-                **load_options(args)).to_dict()
+                stratum=args.stratum, weights=args.weights, **load_options(args)).to_dict()
 
 
 def register(commands) -> None:
@@ -33,6 +33,7 @@ def register(commands) -> None:
                       help="largest acceptable loss, a fraction (0.01 = 1 point)")
     gate.add_argument("--alpha", type=float, default=0.05,
                       help="one-sided level of the non-inferiority test (default: 0.05)")
+    add_strata(gate)
     sequential = gate.add_argument_group("sequential (safe to re-run as results accumulate)")
     sequential.add_argument("--sequential", action="store_true",
                             help="decide with an always-valid sequence (evalbars monitor): "

@@ -7,12 +7,13 @@ from ._options import (
     add_correction,
     add_data_options,
     add_settings,
+    add_strata,
     analysis_settings,
     flags,
     load_options,
 )
 
-_SCORE_OPTIONS = ("data2", "models", "baseline", "correction")
+_SCORE_OPTIONS = ("data2", "models", "baseline", "correction", "stratum")
 """Options that describe per-question scores (not battles), besides the loading options."""
 _BATTLE_OPTIONS = ("model_a", "model_b", "winner")
 """Options that describe battles."""
@@ -30,7 +31,8 @@ def _run(args: argparse.Namespace) -> dict:
     if args.battles:
         from ..analyses.battles import bradley_terry
 
-        stray = _given(args, _SCORE_OPTIONS) + flags(load_options(args))
+        stray = _given(args, _SCORE_OPTIONS) + flags(load_options(args)) + (
+            ["--weights"] if args.weights != "micro" else [])
         if stray:
             raise EvalbarsError(
                 f"{', '.join(stray)} {'applies' if len(stray) == 1 else 'apply'} only to "
@@ -46,7 +48,8 @@ def _run(args: argparse.Namespace) -> dict:
         raise EvalbarsError(f"{', '.join(stray)} {'names' if len(stray) == 1 else 'name'} "
                             "a column of a battles file; add --battles")
     return leaderboard(args.data, args.data2, models=args.models, baseline=args.baseline,
-                       correction=args.correction or "holm", **load_options(args),
+                       correction=args.correction or "holm", stratum=args.stratum,
+                       weights=args.weights, **load_options(args),
                        **settings).to_dict()
 
 
@@ -69,6 +72,7 @@ def register(commands) -> None:
     parser.add_argument("--baseline", metavar="NAME",
                         help="compare each model against this one only, instead of all pairs")
     add_correction(parser, "the pairs", default=None)
+    add_strata(parser)
     battles = parser.add_argument_group("battles (with --battles)")
     battles.add_argument("--battles", action="store_true",
                          help="DATA holds pairwise battles: rate the models (Bradley-Terry)")

@@ -39,6 +39,13 @@ PLOTS = {
                 "the margin and where it stopped: monitor on DATA (its options), or a "
                 "monitor or sequential gate document.",
                 "evalbars plot monitor examples/lesson_pair.csv --every 10 -o monitor.png"),
+    "strata": ("each stratum's score with its interval, under the weighted average",
+               "Each stratum's score with its interval, model by model, under the weighted "
+               "average with its stratified interval: ci on DATA with --stratum (compare with "
+               "--a and --b), or a ci, compare, leaderboard or gate document made with "
+               "--stratum.",
+               "evalbars plot strata examples/strata_subjects.csv --stratum subject "
+               "--weights macro -o strata.png"),
 }
 """name -> (help, description, example)."""
 
@@ -64,6 +71,32 @@ def _power_document(args: argparse.Namespace) -> dict:
                       alpha=args.alpha, **inputs).to_dict()
 
 
+def _strata_document(args: argparse.Namespace) -> dict:
+    """The document of --from-json, or ci (compare with --a or --b) with --stratum on DATA."""
+    from ..analyses import compare as api
+    from ..core.errors import EvalbarsError
+    from ._options import analysis_settings, load_options
+    from .report import saved_document
+
+    saved = saved_document(args)
+    if saved is not None:
+        if args.stratum is not None or args.weights != "micro":
+            raise EvalbarsError("--stratum and --weights say how to analyse DATA; a "
+                                "--from-json document already holds its strata")
+        return saved
+    if args.stratum is None:
+        raise EvalbarsError("plot strata needs --stratum COL (the column of each question's "
+                            "stratum), or a document made with it (--from-json)")
+    if args.models and (args.a or args.b):
+        raise EvalbarsError("--models chooses the models of a ci report; --a and --b the pair "
+                            "of a comparison: give one or the other")
+    chosen = {"stratum": args.stratum, "weights": args.weights, **load_options(args),
+              **analysis_settings(args)}
+    if args.a or args.b:
+        return api.compare(args.data, args.data2, a=args.a, b=args.b, **chosen).to_dict()
+    return api.ci(args.data, args.data2, models=args.models, **chosen).to_dict()
+
+
 def _run(name: str, args: argparse.Namespace) -> dict:
     from pathlib import Path
 
@@ -86,6 +119,8 @@ def _run(name: str, args: argparse.Namespace) -> dict:
         from .monitor import document
 
         return document(args)
+    if name == "strata":
+        return _strata_document(args)
     kind = {"forest": "ci", "gap": "compare", "leaderboard": "leaderboard"}[name]
     return source_document(args, kind)
 
@@ -99,6 +134,10 @@ def _draw(name: str, args: argparse.Namespace, doc: dict, path: str) -> None:
         figure = plots.power(doc, gaps=args.gaps)
     elif name == "monitor":
         figure = plots.monitor(doc)
+    elif name == "strata":
+        from ..report.plots.strata import strata_forest
+
+        figure = strata_forest(doc)
     else:
         figure = getattr(plots, name)(doc, method=args.method)
     plots.save(figure, path)
@@ -163,6 +202,11 @@ def register(commands) -> None:
             sub.add_argument("--method", metavar="METHOD",
                              help="the interval to draw (default: the report's default)")
             add_format(sub.add_argument_group("settings"))
+        elif name == "strata":
+            from ._options import add_strata
+
+            add_source_options(sub)
+            add_strata(sub)
         else:
             sub.add_argument("--method", metavar="METHOD",
                              help="the interval to draw (default: the report's default)")

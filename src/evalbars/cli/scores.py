@@ -7,6 +7,7 @@ from ._options import (
     add_alternative,
     add_data_options,
     add_settings,
+    add_strata,
     analysis_settings,
     load_options,
 )
@@ -29,17 +30,6 @@ def _run_compare(args: argparse.Namespace) -> dict:
                        **analysis_settings(args)).to_dict()
 
 
-def _add_strata(parser: argparse.ArgumentParser) -> None:
-    """``--stratum COL`` and ``--weights micro|macro|FILE`` (docs/strata.md)."""
-    parser.add_argument("--stratum", metavar="COL",
-                        help="column giving each question's stratum (subject, task; logs: a "
-                             "field, as for --cluster): adds the weighted aggregate with its "
-                             "stratified standard error and each stratum's score")
-    parser.add_argument("--weights", default="micro", metavar="micro|macro|FILE",
-                        help="how --stratum weighs the strata: micro (by size, the default), "
-                             "macro (equally) or a CSV file of stratum,weight rows")
-
-
 def register(commands) -> None:
     """Add the ``ci`` and ``compare`` parsers."""
     ci = commands.add_parser("ci", help="every model's score with its intervals",
@@ -51,7 +41,7 @@ def register(commands) -> None:
     ci.add_argument("--models", nargs="+", metavar="NAME", help="models to report (default: all)")
     add_alternative(ci, "bounds: greater gives each score's lower bound (at least), less its "
                         "upper bound")
-    _add_strata(ci)
+    add_strata(ci)
     add_settings(ci)
     ci.set_defaults(handler=_run_ci)
 
@@ -69,6 +59,6 @@ def register(commands) -> None:
                          help="also test non-inferiority and equivalence of B within M "
                               "(a fraction: 0.01 = 1 point), from the 90%% interval")
     add_alternative(compare, "tests and bounds on the gap b - a (at least / at most)")
-    _add_strata(compare)
+    add_strata(compare)
     add_settings(compare)
     compare.set_defaults(handler=_run_compare)

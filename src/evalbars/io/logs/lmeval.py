@@ -21,7 +21,8 @@ run).
 - **cluster**: ``cluster="task"`` (the task, i.e. the subject of a grouped benchmark such
   as MMLU) or ``cluster="doc.KEY"`` (a field of the question). A grouped benchmark is
   *not* clustered unless asked: its subtasks are fixed strata, not a sample of clusters,
-  and the report says so and how to cluster them.
+  and the report says so, and that ``--stratum task`` weighs them as strata
+  (docs/strata.md) and ``--cluster task`` clusters them.
 
 Two runs that give the same item different ``doc_hash`` values did not score the same
 question (another dataset version): that is an error naming the item. A read that is
@@ -65,7 +66,7 @@ def read(paths: list[str], options: Options) -> Answers:
 def read_runs(fmt: str, paths: list[str], runs: list[LogRun], notes: list[str],
               options: Options, lmms: bool = False) -> Answers:
     """The answers of runs found by a layout module (lm-eval's, or lmms-eval's)."""
-    reject(fmt, options, ("metric",), clusters=True)
+    reject(fmt, options, (), clusters=True)
     cluster = _cluster_spec(options.cluster)
     metric, wanted_filter = _metric_spec(options.metric)
     for run in runs:
@@ -163,8 +164,9 @@ def _describe(answers: Answers, state: State, runs: list[LogRun], names: list[st
         if options.cluster is None:
             answers.notes.append(
                 f"grouped benchmark {name_list(groups)}: its subtasks are fixed strata, not "
-                f"sampled clusters, so they are not clustered; --cluster task treats them as "
-                f"clusters")
+                f"sampled clusters, so they are not clustered; --stratum task weighs them as "
+                f"strata (--weights macro: the group's macro average, docs/strata.md), "
+                f"--cluster task treats them as clusters")
 
 
 def _partial(run: LogRun, name: str, state: State, harness: str) -> list[str]:

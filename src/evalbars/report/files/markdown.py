@@ -17,6 +17,7 @@ from ..escape import md_safe
 from ..labels import scalar
 from ..text.blocks import md_table
 from ..text.render import renderer
+from ..text.strata import with_strata
 from .sections import Section, Svg, Table, heading, sections
 
 __all__ = ["render_markdown"]
@@ -48,7 +49,8 @@ def render_markdown(doc: dict) -> str:
     except ImportError:
         module = None
     if module is not None:
-        head, extra = module.render_markdown(safe).rstrip("\n").split("\n"), \
+        head, extra = with_strata(module.render_markdown(safe), safe, "markdown").rstrip(
+            "\n").split("\n"), \
             [s for s in sections(safe) if not s.core]
     else:
         title, meta = heading(safe)

@@ -9,8 +9,9 @@ from .drawing import draw_intervals, new_figure
 
 def strata_forest(doc: dict):
     """Each stratum's score with its interval, model by model, under the weighted
-    aggregate (its headline stratified interval): a ``ci`` or ``compare`` document made
-    with ``stratum=`` (``--stratum COL``).
+    aggregate (its headline stratified interval): a ``ci``, ``compare``, ``leaderboard``
+    or ``gate`` document made with ``stratum=`` (``--stratum COL``); a leaderboard's in
+    the order of the aggregates, a gate's from its comparison.
 
     Rows are labelled ``"<stratum> · <model>"`` (the aggregate: ``"<weighting> average ·
     <model>"``), and each interval is a line whose ``gid`` is ``"interval:<label>"``.
@@ -24,10 +25,13 @@ def strata_forest(doc: dict):
     >>> [line.get_gid() for line in figure.axes[0].get_lines()][:3]
     ['interval:micro average · model_b', 'estimate:micro average · model_b', 'interval:algebra · model_b']
     """
+    if doc.get("kind") == "gate" and isinstance(doc.get("comparison"), dict):
+        doc = doc["comparison"]
     strata = doc.get("strata")
     if not strata:
         raise EvalbarsError("a forest plot of strata needs a ci or compare document made "
-                            "with stratum= (--stratum COL)")
+                            "with stratum= (--stratum COL), or a leaderboard or gate document "
+                            "made with it")
     names = [m["name"] for m in strata["models"]]
     rows, colors = [], []
     for k, model in enumerate(strata["models"]):

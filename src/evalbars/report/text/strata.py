@@ -1,4 +1,5 @@
-"""The strata section of ``ci`` and ``compare`` reports: sentence, terminal and Markdown.
+"""The strata section of ``ci``, ``compare`` and ``leaderboard`` reports (and of a gate's
+comparison): sentence, terminal and Markdown, and the tables the file reports lay out.
 
 Pure functions of the document's ``strata`` section (:mod:`evalbars.analyses.strata`):
 the weighted aggregate of each model (and the gap) with its stratified SE and intervals,
@@ -43,6 +44,8 @@ def strata_sentence(doc: dict) -> str:
     >>> strata_sentence(doc)
     "Over 57 strata of 'subject' (a macro average, each stratum weighted equally), A scored 61.0% (stratified 95% CI 58.0 to 64.0)."
     """
+    if "pairs" in doc["strata"]:
+        return _ranked_sentence(doc)
     strata, score_type = doc["strata"], doc["score_type"]
     digits, unit = _digits(doc), "%" if score_type == "binary" else ""
     level = fmt.level(doc["settings"]["confidence_level"])
@@ -65,6 +68,24 @@ def strata_sentence(doc: dict) -> str:
             f"{fmt.value(gap['estimate'], score_type, digits, sign=True)}{points} "
             f"({level} CI {fmt.ends(gap['intervals'][0], score_type, digits, sign=True)}; "
             f"{test['name']} p {fmt.p_value(test['p_value'])}).")
+
+
+def _ranked_sentence(doc: dict) -> str:
+    """A leaderboard's sentence: the first aggregate and how many pairs the stratified
+    tests separate after the correction."""
+    strata, score_type = doc["strata"], doc["score_type"]
+    digits, unit = _digits(doc), "%" if score_type == "binary" else ""
+    level = fmt.level(doc["settings"]["confidence_level"])
+    first, correction = strata["models"][0], doc["correction"]
+    where = _where(strata)
+    separated = sum(p["p_adjusted"] < correction["alpha"] for p in strata["pairs"])
+    tests = ", ".join(dict.fromkeys(p["test"] for p in strata["pairs"]))
+    return (f"{where[0].upper()}{where[1:]}, {first['name']} is first with "
+            f"{fmt.value(first['estimate'], score_type, digits)}{unit} (stratified {level} "
+            f"CI {fmt.ends(first['intervals'][0], score_type, digits)}); paired within "
+            f"strata, {separated} of {fmt.count(len(strata['pairs']))} pairs "
+            f"{'is' if separated == 1 else 'are'} separated ({tests}, "
+            f"{correction['method'].title()}-adjusted).")
 
 
 def strata_stated(statement, doc: dict) -> str:
@@ -111,31 +132,74 @@ def _stratum_rows(doc: dict, digits: int) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
+def _pair_rows(doc: dict, digits: int) -> tuple[list[str], list[list[str]]]:
+    strata, score_type = doc["strata"], doc["score_type"]
+    first = strata["pairs"][0]["difference"]
+    header = ["b", "a", "b \u2212 a", "SE"] + [i["method"] for i in first["intervals"]] + [
+        "test", "p", f"{doc['correction']['method']} p"]
+    rows = [[pair["b"], pair["a"],
+             fmt.value(pair["difference"]["estimate"], score_type, digits, sign=True),
+             fmt.value(pair["difference"]["se"], score_type, digits + 1)]
+            + [fmt.ends(i, score_type, digits, sign=True) for i in pair["difference"]["intervals"]]
+            + [pair["test"], fmt.p_cell(pair["p_value"]), fmt.p_cell(pair["p_adjusted"])]
+            for pair in strata["pairs"]]
+    return header, rows
+
+
+def strata_tables(doc: dict) -> list[tuple[str | None, list[str], list[list[str]]]]:
+    """The section's tables as (title, header, rows): the aggregates, the tests or a
+    leaderboard's pairs, each stratum; every renderer (terminal, Markdown, files) lays
+    them out. The first title is None: the line over the section names it."""
+    digits, level = _digits(doc), fmt.level(doc["settings"]["confidence_level"])
+    out = [(None, *_aggregate_rows(doc, digits))]
+    if doc["strata"].get("tests"):
+        out.append(("Tests within strata", ["test", "statistic", "p"], _test_rows(doc)))
+    if doc["strata"].get("pairs"):
+        n = len(doc["strata"]["pairs"])
+        out.append((f"Pairs, paired within strata (p-values {doc['correction']['method']}-"
+                    f"adjusted over {fmt.count(n)} test{'' if n == 1 else 's'})",
+                    *_pair_rows(doc, digits)))
+    out.append((f"Each stratum ({_method(doc)} {level} intervals)",
+                *_stratum_rows(doc, digits)))
+    return out
+
+
+def weighting_words(strata: dict) -> str:
+    """Which strata and how they are weighted, for a sentence.
+
+    >>> weighting_words({"column": "task", "weighting": "macro", "n_strata": 3,
+    ...                  "models": [{}]})
+    "over 3 strata of 'task' (a macro average, each stratum weighted equally)"
+    """
+    return _where(strata)
+
+
+def strata_title(doc: dict) -> str:
+    """The line over the section: the strata, the weighting."""
+    return f"Strata: {_where(doc['strata'])}"
+
+
 def _method(doc: dict) -> str:
     return doc["strata"]["strata"][0]["models"][0]["interval"]["method"]
 
 
 def strata_text(doc: dict) -> list[str]:
     """The terminal lines of the strata section."""
-    digits, level = _digits(doc), fmt.level(doc["settings"]["confidence_level"])
-    lines = ["", f"Strata: {_where(doc['strata'])}"]
-    lines += table(*_aggregate_rows(doc, digits))
-    if doc["strata"].get("tests"):
-        lines += ["", "Tests within strata"] + table(["test", "statistic", "p"],
-                                                     _test_rows(doc))
-    lines += ["", f"Each stratum ({_method(doc)} {level} intervals)"]
-    return lines + table(*_stratum_rows(doc, digits))
+    lines = ["", strata_title(doc)]
+    for title, header, rows in strata_tables(doc):
+        lines += ([] if title is None else ["", title]) + table(header, rows)
+    return lines
 
 
 def strata_markdown(doc: dict) -> list[str]:
     """The Markdown lines of the strata section."""
-    digits, level = _digits(doc), fmt.level(doc["settings"]["confidence_level"])
     lines = ["", f"**Strata** {_where(doc['strata'])}", ""]
-    lines += md_table(*_aggregate_rows(doc, digits))
-    if doc["strata"].get("tests"):
-        lines += [""] + md_table(["test within strata", "statistic", "p"], _test_rows(doc))
-    lines += ["", f"Each stratum ({_method(doc)} {level} intervals):", ""]
-    return lines + md_table(*_stratum_rows(doc, digits))
+    for title, header, rows in strata_tables(doc):
+        if title == "Tests within strata":  # the test column names it
+            lines += [""] + md_table(["test within strata"] + header[1:], rows)
+            continue
+        lines += ([] if title is None else ["", f"{title}:", ""]) + md_table(header, rows)
+    return lines
 
 
 def with_strata(rendered: str, doc: dict, output_format: str) -> str:
