@@ -266,15 +266,27 @@ def _readers():
             "ablation": (evalbars.ablation, dict(full="system_b", baseline="system_a")),
             "seeds": (evalbars.seeds, dict(run="topic_id")), "passk": (evalbars.passk, {}),
             "from_pilot": (from_pilot, {}), "misaligned": (misaligned, {}),
-            "gate": (evalbars.gate, dict(max_regression=0.01))}
+            "gate": (evalbars.gate, dict(max_regression=0.01)),
+            "monitor": (evalbars.monitor, {})}
 
 
 READERS = _readers()
 
 ANALYSES = {name: f"analyses.{name}" for name in
-            ("leaderboard", "select", "ablation", "seeds", "passk", "gate")}
+            ("leaderboard", "select", "ablation", "seeds", "passk", "gate", "monitor")}
 ANALYSES.update(ci="analyses.compare", compare="analyses.compare")
 """Every analysis, called as ``evalbars.<name>(...)``, and the module that defines it."""
+
+
+def test_dir_lists_every_analysis():
+    """Tab completion finds every analysis, in a fresh session as after first use."""
+    import subprocess
+    import sys
+
+    fresh = subprocess.run([sys.executable, "-c", "import evalbars; print(dir(evalbars))"],
+                           capture_output=True, text=True, check=True).stdout
+    for name in ANALYSES:
+        assert repr(name) in fresh and name in dir(evalbars), name
 
 
 def test_every_analysis_is_a_top_level_function():

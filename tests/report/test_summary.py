@@ -41,6 +41,7 @@ def _results():
                               max_regression=0.01, n_resamples=200),
         "passk": evalbars.passk("examples/passk_samples.csv", sample="sample", k=(1, 5),
                                 n_resamples=200),
+        "monitor": evalbars.monitor(pair, every=50),
         "power": power.solve(gap=0.01, power=0.8, disagreement=0.1),
         "simulate": simulate.aa(experiments=50),
     }

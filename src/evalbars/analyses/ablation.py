@@ -179,7 +179,7 @@ def ablation(
     confidence_level, n_resamples, seed, progress
         As in :func:`evalbars.leaderboard`.
     item, model, score, score_type, intersect, cluster, sample, run, input_format, metric,
-    scorer, qrels
+    eval_split, scorer, qrels, engine, spark
         How to read ``data``, see :func:`evalbars.load`.
 
     Returns
@@ -269,7 +269,7 @@ def ablation(
         models=tuple(summaries[name] for name in order), statement="", dropped=scores.dropped,
         warnings=warnings, provenance=provenance(scores, settings), full=full,
         baseline=baseline, correction=correction,
-        alpha=float(f"{1.0 - settings.confidence_level:.12g}"),  # 0.1, not 0.09999999999999998
+        alpha=settings.alpha,
         gain=gain, variants=tuple(found))
     return dataclasses.replace(result, statement=ablation_statement(result.to_dict()))
 

@@ -33,6 +33,7 @@ from ..core.progress import bootstrap_bar
 from ..core.types import Interval, TestResult
 from ..io.inputs import read_scores, takes_load_options
 from ..report.text.leaderboard import leaderboard_statement
+from ..report.text.strata import strata_stated
 from ..stats import clustering, intervals, multiplicity
 from ..stats.bootstrap import percentile_interval
 from ..stats.ranks import rank_uncertainty
@@ -40,6 +41,8 @@ from . import measures
 from .draws import Draws
 from .results import ModelScore, Settings, _Report
 from .settings import checked_settings, provenance
+from .strata import strata_section
+from .strata_leaderboard import ranked_strata
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +118,8 @@ class LeaderboardResult(_Report):
     ``groups``: with all pairs, the runs of consecutive places the data cannot separate
     (see :func:`groups`); with a ``baseline``, one group: the baseline and the models not
     separated from it. A pair is separated when its adjusted p-value is below ``alpha``
-    = 1 - confidence level.
+    = 1 - confidence level. ``strata``: with ``stratum=``, the section of
+    :mod:`evalbars.analyses.strata_leaderboard` (None without).
     """
 
     baseline: str | None
@@ -123,6 +127,7 @@ class LeaderboardResult(_Report):
     alpha: float
     pairs: tuple[PairComparison, ...]
     groups: tuple[tuple[str, ...], ...]
+    strata: object = None  # an evalbars.analyses.strata.Strata with stratum=, else None
 
     def pair(self, a: str, b: str) -> PairComparison:
         """The comparison of models ``a`` and ``b``, in whichever direction it was made."""
@@ -139,6 +144,8 @@ class LeaderboardResult(_Report):
             "family": "all pairs" if self.baseline is None else "each model against the baseline"}
         out["pairs"] = [pair.to_dict() for pair in self.pairs]
         out["groups"] = [list(group) for group in self.groups]
+        if self.strata is not None:
+            out["strata"] = self.strata.to_dict()
         return self._finish(out)
 
 
@@ -225,6 +232,8 @@ def leaderboard(
     confidence_level: float = 0.95,
     n_resamples: int = 10_000,
     seed: int = 0,
+    stratum: str | None = None,
+    weights: object = "micro",
     progress: bool = False,
     **load_options,
 ) -> LeaderboardResult:
@@ -244,10 +253,15 @@ def leaderboard(
     confidence_level, n_resamples, seed
         Interval level (alpha = 1 - level for the groups), bootstrap resamples and the
         seed (recorded in the result).
+    stratum, weights
+        As for :func:`evalbars.ci`: adds the ``strata`` section, each model's weighted
+        aggregate as ci gives it and each pair's gap paired within strata with its
+        stratified tests as compare gives them, the headline p-values adjusted over the
+        pairs with ``correction`` (docs/strata.md).
     progress : bool
         Show a progress bar on stderr (only when stderr is a terminal).
     item, model, score, score_type, intersect, cluster, sample, run, input_format, metric,
-    scorer, qrels
+    eval_split, scorer, qrels, engine, spark
         How to read ``data``, see :func:`evalbars.load`.
 
     Returns
@@ -290,6 +304,9 @@ def leaderboard(
     _check_models(names, baseline)
     # Columns in name order, so nothing depends on the order of the input's columns.
     prepared = measures.prepare(scores, tuple(sorted(set(names))))
+    strata = strata_section(data, data2, models, load_options, scores, prepared, stratum,
+                            weights, settings, build=ranked_strata, baseline=baseline,
+                            correction=correction)
     plans = 1 if prepared.clusters is None else 2  # of items and of clusters
     bar = bootstrap_bar(progress, plans, settings.n_resamples)
     try:
@@ -312,7 +329,7 @@ def leaderboard(
     adjusted = multiplicity.adjust([pair.test.p_value for pair in pairs], method=correction)
     pairs = [dataclasses.replace(pair, p_adjusted=float(p)) for pair, p in zip(pairs, adjusted)]
 
-    alpha = 1.0 - settings.confidence_level
+    alpha = settings.alpha
     separated = {frozenset((pair.a, pair.b)) for pair in pairs if pair.p_adjusted < alpha}
     if baseline is None:
         found = groups(order, separated)
@@ -326,7 +343,9 @@ def leaderboard(
     result = LeaderboardResult(
         n_items=len(scores.items), score_type=scores.score_type, settings=settings,
         models=ranked, statement="", dropped=scores.dropped,
-        warnings=measures.score_warnings(prepared, [summaries[name] for name in order]),
+        warnings=measures.score_warnings(prepared, [summaries[name] for name in order])
+        + (() if strata is None else strata.warnings),
         provenance=provenance(scores, settings), baseline=baseline, correction=correction,
-        alpha=alpha, pairs=tuple(pairs), groups=found)
-    return dataclasses.replace(result, statement=leaderboard_statement(result.to_dict()))
+        alpha=alpha, pairs=tuple(pairs), groups=found, strata=strata)
+    return dataclasses.replace(result, statement=strata_stated(leaderboard_statement,
+                                                               result.to_dict()))

@@ -127,8 +127,8 @@ def monitor(data, *, a: str | None = None, b: str | None = None, order: str | No
         any value fixed in advance keeps the guarantee.
     bounds : (float, float), optional
         The range scores can take, for ``betting`` on scores outside [0, 1].
-    item, model, score, score_type, intersect, cluster, sample, input_format, metric,
-    scorer, qrels
+    item, model, score, score_type, intersect, cluster, sample, run, input_format, metric,
+    eval_split, scorer, qrels, engine, spark
         How to read ``data``, see :func:`evalbars.load`. With ``cluster``, clusters are the
         units (entering at their last question) and the gap is the mean of the clusters'
         mean gaps.

@@ -284,7 +284,7 @@ def passk(
         Interval level, bootstrap resamples, and the seed (recorded). Model m draws from
         the stream ``passk:m``, the pair from ``passk-paired:`` plus both names sorted.
     item, model, score, score_type, intersect, cluster, sample, run, input_format, metric,
-    scorer, qrels
+    eval_split, scorer, qrels, engine, spark
         How to read ``data``, see :func:`evalbars.load`.
 
     Returns

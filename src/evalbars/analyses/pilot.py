@@ -212,7 +212,7 @@ def from_pilot(data, data2=None, *, a: str | None = None, b: str | None = None,
         The baseline and the compared model; default the data's models when it has one
         or two.
     item, model, score, score_type, intersect, cluster, sample, run, input_format, metric,
-    scorer, qrels
+    eval_split, scorer, qrels, engine, spark
         How to read ``data``, see :func:`evalbars.load`. Clusters (a ``cluster`` column,
         or loaded ItemScores with clusters) estimate ``icc`` and ``cluster_size`` for the
         clustered design; several sampled answers per question (``sample``) estimate the

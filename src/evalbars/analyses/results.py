@@ -34,6 +34,15 @@ class Settings:
     seed: int
     alternative: str = "two-sided"
 
+    @property
+    def alpha(self) -> float:
+        """``1 - confidence_level`` as the digits given: 0.05, not 0.050000000000000044.
+
+        >>> Settings(0.95, 1000, 0).alpha
+        0.05
+        """
+        return float(f"{1.0 - self.confidence_level:.12g}")
+
     def to_dict(self) -> dict:
         out = {
             "confidence_level": self.confidence_level,

@@ -274,7 +274,7 @@ def seeds(
         from the stream ``seeds-runs:r``; every recipe and the pair draw their questions
         from the one resample plan of the questions (stream ``plan``), compare's.
     item, model, score, score_type, intersect, cluster, sample, input_format, metric,
-    scorer, qrels
+    eval_split, scorer, qrels, engine, spark
         How to read ``data``, see :func:`evalbars.load` (harness logs have no run column).
         With ``cluster``, clusters replace questions as the resampled unit and in every t
         interval.

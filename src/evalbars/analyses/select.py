@@ -10,9 +10,10 @@ about 2.5 points on average, and of at least 1 point in 97% of runs.
 :func:`select` (``evalbars.select``) reports the winner's gain beside what the best of N
 candidates with no true effect would show on these data, the chance of that (a
 selection-aware p-value), a selection-adjusted estimate of the winner's gain and
-intervals that hold for every candidate at once. With a split of the questions (``split=`` a column, or ``holdout=`` a
-share drawn at random) it chooses on one part and confirms the single winner once on
-the other: that held-out comparison is the number to report.
+intervals that hold for every candidate at once. With a split of the questions
+(``split=`` a column, or ``holdout=`` a share drawn at random) it chooses on one part and
+confirms the single winner once on the other: that held-out comparison is the number to
+report.
 
 Every gain comes from one shared resample of the questions (whole clusters when clusters
 are given), the leaderboard's (:mod:`evalbars.analyses.leaderboard`). The winner's curse is
@@ -201,7 +202,7 @@ def select(
     confidence_level, n_resamples, seed, progress
         As in :func:`evalbars.leaderboard`.
     item, model, score, score_type, intersect, cluster, sample, run, input_format, metric,
-    scorer, qrels
+    eval_split, scorer, qrels, engine, spark
         How to read ``data``, see :func:`evalbars.load`.
 
     Returns
@@ -294,7 +295,8 @@ def select(
         warnings=measures.score_warnings(prepared, [summaries[name] for name in order])
         + _tie_warning(found),
         provenance=provenance(scores, settings), baseline=baseline, correction=correction,
-        alpha=1.0 - settings.confidence_level, split=split_info, candidates=tuple(found),
+        alpha=settings.alpha,
+        split=split_info, candidates=tuple(found),
         null_best=null_best(gains, resampled), adjusted_gain=adjusted_gain(gains, resampled),
         confirm=confirmation)
     return dataclasses.replace(result, statement=select_statement(result.to_dict()))

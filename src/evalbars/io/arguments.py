@@ -20,6 +20,38 @@ SCORE_TYPES = ("auto", "binary", "continuous")
 """Accepted values of ``score_type``."""
 
 
+def _listed(data: Any, data2: Any) -> tuple[Any, Any]:
+    """``data, data2`` with a list or tuple of one or two inputs as ``data`` unpacked.
+
+    >>> _listed(["a.csv", "b.csv"], None)
+    ('a.csv', 'b.csv')
+    >>> _listed(("a.csv",), None)
+    ('a.csv', None)
+    """
+    if not isinstance(data, (list, tuple)):
+        return data, data2
+    if any(isinstance(d, (int, float)) for d in data):
+        raise EvalbarsError(
+            "data is a list of scores, which load does not read: pass it to an analysis, "
+            "evalbars.ci([1, 0, 1, ...]) (one model's scores, question by question), or give "
+            "load a file or a DataFrame with an id column")
+    if data2 is not None:
+        raise EvalbarsError(
+            f"data is a {type(data).__name__} of {len(data)} inputs and data2 is given as "
+            f"well: pass both inputs in the list, load([data, data2]), or as load(data, data2)")
+    if len(data) in (1, 2):
+        return (*data, None)[:2]
+    if not data:
+        raise EvalbarsError("data is an empty list: give one or two files, folders or "
+                            "DataFrames, load('a.csv') or load(['a.csv', 'b.csv'])")
+    raise EvalbarsError(
+        f"data is a {type(data).__name__} of {len(data)} inputs, but load reads one or two "
+        f"(load(data) or load([data, data2])); for more, put harness logs in one folder and "
+        f"load('folder/'), or write the scores as one long table (id, model, score; "
+        f"pandas.concat) or, for files of one long layout, load a glob with DuckDB: "
+        f"load('runs/*.parquet', engine='duckdb') (docs/scale.md)")
+
+
 def _check_item(item: Any, data2: Any) -> tuple[str, ...] | None:
     """``item`` as a tuple: one column name, or with two inputs one per input."""
     if item is None or isinstance(item, str):

@@ -98,8 +98,8 @@ def read(data: Any) -> Table:
         raise EvalbarsError(f"no such file: {path!r}")
     if os.path.isdir(path):
         raise EvalbarsError(
-            f"{path!r} is a directory, not a file, and holds no harness logs evalbars "
-            f"recognises (lm-eval, inspect or HELM; docs/logs.md); give a results file "
+            f"{path!r} is a directory, not a file, and holds no harness log of a format "
+            f"evalbars reads (docs/logs.md lists them); give a results file "
             f"({', '.join(FORMATS)}) or a folder of logs"
         )
     fmt = file_format(path)

@@ -28,9 +28,16 @@ from ..core.errors import EvalbarsError
 # _resolve are imported from here by evalbars.analyses.battles.
 from . import logs
 from .align import _finish
-from .arguments import SCORE_TYPES, _check_arguments, _check_item
+from .arguments import SCORE_TYPES, _check_arguments, _check_item, _listed
 from .cells import _check_labels  # noqa: F401
-from .columns import ID_NAMES, MODEL_NAME, SCORE_NAMES, _auto_model, _check_model_column, _resolve  # noqa: F401,E501
+from .columns import (  # noqa: F401
+    ID_NAMES,
+    MODEL_NAME,
+    SCORE_NAMES,
+    _auto_model,
+    _check_model_column,
+    _resolve,
+)
 from .engines.choose import for_logs, in_memory, pick, reduce_with
 from .files import is_dataframe, read, sha256
 from .item_scores import ItemScores
@@ -73,12 +80,13 @@ def load(
 
     Parameters
     ----------
-    data : str, os.PathLike or pandas.DataFrame
+    data : str, os.PathLike, pandas.DataFrame, or a list or tuple of one or two of them
         A ``.csv``, ``.jsonl`` (``.ndjson``, ``.json-lines``) or ``.parquet`` file (the
         format comes from the extension), a DataFrame (a named index counts as a column),
-        or a harness log: a file or folder of lm-evaluation-harness, inspect_ai,
-        promptfoo, OpenAI evals, HELM or TREC output, recognised by its name and content
-        (see :mod:`evalbars.io.logs` and docs/logs.md).
+        or a harness log: a file or folder of any format of :data:`evalbars.io.logs.FORMATS`,
+        recognised by its name and content (docs/logs.md). A list ``[data, data2]`` is
+        read as ``data, data2``; more inputs go into one folder of logs or one long table
+        (a glob with ``engine="duckdb"``).
     data2 : same as ``data``, optional
         A second input: selects the two-file layout, one model per input; for logs, more
         runs (each run of a log is a model).
@@ -127,16 +135,17 @@ def load(
         label. Wide: one row per item and run, each model column scored per run (a
         column with no score at all for a run is no system); long: one row per item,
         model and run; two files: both files need the column. Not for harness logs.
-    input_format : {"auto", "table", "lm-eval", "inspect", "promptfoo", "openai-evals", \
-"helm", "trec"}
-        ``"auto"`` recognises logs by name and content and reads anything else as a table;
-        the others force one reading.
+    input_format : str
+        One of :data:`INPUT_FORMATS`: ``"auto"`` recognises logs by name and content and
+        reads anything else as a table; ``"table"`` or a log format (a key of
+        :data:`evalbars.io.logs.FORMATS`) forces one reading.
     metric : str, optional
         Logs: the per-question metric to compare (lm-eval ``exact_match`` or
         ``exact_match,flexible-extract``; inspect: the key of dict score values;
         promptfoo ``success``, ``score`` or a named score; OpenAI evals a key of the
-        match data; HELM a statistic; TREC an ir_measures measure such as ``nDCG@10``).
-        The default of each format is printed in the report.
+        match data; HELM a statistic; TREC an ir_measures measure such as ``nDCG@10``;
+        the other formats' choices are in docs/logs.md). The default of each format is
+        printed in the report.
     eval_split : str, optional
         HELM: the split to read; by default ``test`` (as HELM reports), else the only one.
     scorer : str, optional
@@ -204,8 +213,9 @@ def load(
     >>> data = load(path, cluster="topic", sample="epoch")
     >>> data.scores[:, 0], data.counts[:, 0], data.sumsq[:, 0], data.clusters
     (array([0.66666667, 1.        ]), array([3, 1]), array([2., 1.]), ('t1', 't2'))
-    >>> data.describe()  # doctest: +ELLIPSIS
-    "long csv ...: ..., sample column 'epoch', models 'a' (2 items, 0/1 scores, 1 to 3 answers per question, 2.0 on average), clustered by 'topic' (2 clusters)"
+    >>> print(data.describe())  # doctest: +ELLIPSIS, +NORMALIZE_WHITESPACE
+    long csv ...: ..., sample column 'epoch', models 'a' (2 items, 0/1 scores,
+    1 to 3 answers per question, 2.0 on average), clustered by 'topic' (2 clusters)
 
     A harness log is read the same way, its format recognised (here HELM, two trials of
     each instance):
@@ -225,18 +235,23 @@ def load(
     array([[1., 1., 0.],
            [0., 1., 1.]])
     """
+    data, data2 = _listed(data, data2)
     item = _check_item(item, data2)
     models = _check_arguments(None if item is None else item[0], model, score, models,
                               score_type, intersect, cluster, sample, run)
     if item is not None and data2 is None:
         item = item[0]
     fmt = _log_format(data, data2, input_format, qrels)
-    chosen = pick(data, data2, engine, spark, model) if fmt is None else for_logs(engine, fmt)
+    chosen = pick(data, data2, engine, spark, model, sample) if fmt is None else \
+        for_logs(engine, fmt)
     if chosen != "memory":
         return ItemScores(**reduce_with(
-            chosen, data, spark, item=item, model=model, score=score, models=models,
+            chosen, data, data2, spark, item=item, model=model, score=score, models=models,
             score_type=score_type, intersect=intersect, cluster=cluster, sample=sample,
-            run=run))
+            run=run, memory=lambda: load(
+                data, data2, item=item, model=model, score=score, models=models,
+                score_type=score_type, intersect=intersect, cluster=cluster, sample=sample,
+                run=run, input_format=input_format, engine="memory")))
     data = in_memory(data)
     if fmt is not None:
         columns = {"item": item, "model": model, "score": score, "sample": sample, "run": run}
@@ -255,8 +270,9 @@ def load(
     if data2 is not None:
         if model is not None:
             raise EvalbarsError(
-                "model= names the model column of the long layout; with two inputs each "
-                "file holds one model: name them with models=['a', 'b'] (--models)"
+                "model= (--model) names the model column of the long layout, but two "
+                "inputs hold one model each, named after their files: leave model= out "
+                "(in Python, models=['a', 'b'] names them otherwise)"
             )
         parts = _two_files(read(data), read(data2), item, score, models, cluster, sample, run)
     else:

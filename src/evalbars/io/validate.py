@@ -198,9 +198,13 @@ def _share_nothing(parts: _Parts, has_row: np.ndarray) -> None:
         ids = name_list(parts.items[mine[:3]].tolist())
         more = f" and {mine.size - 3} more" if mine.size > 3 else ""
         column = parts.columns["item"]
-        column = column[j] if isinstance(column, list) else column
+        if isinstance(column, list):  # one per input file; a file may hold several runs
+            column = column[next(k for k, table in enumerate(parts.inputs)
+                                 if table is parts.tables[j])]
         whose = parts.tables[j].label if parts.layout == "two-files" else f"model {name!r}"
-        said.append(f"{whose} has {ids}{more} (column {column!r})")
+        line = f"{whose} has {ids}{more} (column {column!r})"
+        if line not in said:  # the runs of one file say it once
+            said.append(line)
     if parts.layout == "two-files":
         what, fix = "the two files share", (
             "check that the id columns hold the same ids, or name the id column of each "

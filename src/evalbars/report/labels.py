@@ -129,8 +129,14 @@ def number_text(doc: dict, x: float | None, digits: int, sign: bool = False) -> 
 
 
 def interval_text(doc: dict, low, high, digits: int, sign: bool = False) -> str:
-    """An interval's two ends as 'low to high', rounded as :func:`number_text`."""
-    return f"{number_text(doc, low, digits, sign)} to {number_text(doc, high, digits, sign)}"
+    """An interval's two ends as 'low to high', rounded as :func:`number_text`; a one-sided
+    bound (one end open: None) as 'at least low' or 'at most high', as in the text report.
+
+    >>> interval_text({"score_type": "binary"}, 0.012, None, 1, sign=True)
+    'at least +1.2'
+    """
+    score_type = "binary" if percent_like(doc) else "continuous"
+    return fmt.ends({"low": low, "high": high}, score_type, digits, sign=sign)
 
 
 def estimate_text(doc: dict, estimate, low, high, digits: int, sign: bool = False) -> str:

@@ -39,10 +39,11 @@ class Options:
 def reject(fmt: str, options: Options, allowed: Sequence[str], clusters: bool = False) -> None:
     """Raise when an option that ``fmt`` does not read was given.
 
-    ``allowed`` names the options of :class:`Options` it reads besides ``cluster``;
-    ``clusters`` says whether it reads ``cluster`` (each format parses its own).
+    ``allowed`` names the options of :class:`Options` it reads besides ``metric`` (every
+    format reads one, and refuses a metric its logs lack) and ``cluster``; ``clusters``
+    says whether it reads ``cluster`` (each format parses its own).
     """
-    for name in ("metric", "eval_split", "scorer", "qrels"):
+    for name in _APPLIES:
         if getattr(options, name) is not None and name not in allowed:
             raise EvalbarsError(
                 f"{name}= (--{name.replace('_', '-')}) does not apply to {fmt} logs; it "
@@ -54,7 +55,6 @@ def reject(fmt: str, options: Options, allowed: Sequence[str], clusters: bool = 
 
 
 _APPLIES = {
-    "metric": "lm-eval, inspect, promptfoo, OpenAI evals, HELM and TREC logs",
     "eval_split": "HELM runs (train, valid, test)",
     "scorer": "inspect logs with several scorers",
     "qrels": "TREC run files",

@@ -67,7 +67,7 @@ def read(paths: list[str], options: Options) -> Answers:
     >>> answers.reading
     "win shares against 'gpt4_1106_preview' judged by 'weighted_alpaca_eval_gpt4_turbo', metric 'win_rate' (default: preference - 1)"
     """
-    reject(FORMAT, options, ("metric",))
+    reject(FORMAT, options, ())
     metric = options.metric or METRICS[0]
     if metric not in METRICS:
         raise EvalbarsError(f"metric={metric!r} (--metric) is not an AlpacaEval metric; choose "

@@ -62,7 +62,7 @@ def read(paths: list[str], options: Options) -> Answers:
     >>> answers.reading
     "metric 'plus' (default: base and extra tests pass), 3 samples per task"
     """
-    reject(FORMAT, options, ("metric",))
+    reject(FORMAT, options, ())
     metric = options.metric or METRICS[0]
     if metric not in METRICS:
         raise EvalbarsError(f"metric={metric!r} (--metric) is not an EvalPlus metric; choose "

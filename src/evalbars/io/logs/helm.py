@@ -58,7 +58,7 @@ def read(paths: list[str], options: Options) -> Answers:
     >>> answers.notes
     ['1 perturbed instance left out (originals only)']
     """
-    reject(FORMAT, options, ("metric", "eval_split"))
+    reject(FORMAT, options, ("eval_split",))
     metric = options.metric or DEFAULT_METRIC
     files = [f for path in paths for f in _files(path)]
     runs = [_run(f) for f in files]

@@ -88,7 +88,7 @@ def read(paths: list[str], options: Options) -> Answers:
     >>> answers.items[:4], answers.samples[:4], answers.scores[:4]
     (['1', '1', '2', '2'], ['1', '2', '1', '2'], [1.0, 1.0, 0.0, 1.0])
     """
-    reject(FORMAT, options, ("metric", "scorer"), clusters=True)
+    reject(FORMAT, options, ("scorer",), clusters=True)
     cluster = None
     if options.cluster is not None:
         try:

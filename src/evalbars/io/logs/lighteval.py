@@ -58,7 +58,7 @@ def read(paths: list[str], options: Options) -> Answers:
     >>> answers.reading
     "task 'gsm8k|5': metric 'extractive_match' (default: the task's first)"
     """
-    reject(FORMAT, options, ("metric",))
+    reject(FORMAT, options, ())
     files = [f for path in paths for f in _files(path)]
     runs = [_run(f) for f in files]
     keys = list(dict.fromkeys((model, date) for model, date, _ in runs))  # a run, many tasks

@@ -54,7 +54,7 @@ def read(paths: list[str], options: Options) -> Answers:
     >>> answers.samples, answers.scores, answers.unscored
     (['0', '0', '0', '1'], [1.0, 0.0, 1.0, 0.0], {'gpt-3.5-turbo': ['arith.dev.3']})
     """
-    reject(FORMAT, options, ("metric",))
+    reject(FORMAT, options, ())
     metric = options.metric
     specs = [_spec(path) for path in paths]
     evals = {path: spec.get("eval_name") for path, spec in zip(paths, specs)}

@@ -61,7 +61,7 @@ def read(paths: list[str], options: Options) -> Answers:
     >>> answers.items, answers.models, answers.scores
     (['0', '1', '2'], ['mini', 'mini', 'mini'], [0.0, 1.0, 1.0])
     """
-    reject(FORMAT, options, ("metric",), clusters=True)
+    reject(FORMAT, options, (), clusters=True)
     cluster = None
     if options.cluster is not None:
         try:

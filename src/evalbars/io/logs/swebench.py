@@ -66,7 +66,7 @@ def read(paths: list[str], options: Options) -> Answers:
     >>> answers.notes[0]
     'openai/gpt-4o: 2 resolved, 2 unresolved, 1 empty patch, 1 error of 6 submitted'
     """
-    reject(FORMAT, options, ("metric",))
+    reject(FORMAT, options, ())
     if options.metric not in (None, "resolved"):
         raise EvalbarsError(f"metric={options.metric!r} (--metric): SWE-bench reports have one "
                             f"score, 'resolved' (1 resolved, 0 otherwise)")

@@ -76,7 +76,7 @@ def read(paths: list[str], options: Options) -> Answers:
     >>> answers.items, answers.scores
     (['q1', 'q2', 'q3', 'q4'], [1.0, 1.0, 0.5, 1.0])
     """
-    reject(FORMAT, options, ("metric", "qrels"))
+    reject(FORMAT, options, ("qrels",))
     if options.qrels is None:
         raise EvalbarsError("a TREC run is scored against relevance judgements: give the "
                             "qrels file with qrels= (--qrels QRELS)")

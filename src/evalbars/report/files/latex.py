@@ -39,7 +39,9 @@ def tex(text: object) -> str:
 
 
 def _bracket(doc: dict, row: dict, d: int, sign: bool = False) -> str:
-    return "[" + interval_text(doc, row["low"], row["high"], d, sign).replace(" to ", ", ") + "]"
+    """'[low, high]', or 'at least low' / 'at most high' for a one-sided bound."""
+    text = interval_text(doc, row["low"], row["high"], d, sign)
+    return text if text.startswith("at ") else "[" + text.replace(" to ", ", ") + "]"
 
 
 def _tabular(header: list[str], rows: list[list[str]], rules: dict[int, list[str]] | None = None,
@@ -79,11 +81,14 @@ def _scores(doc: dict) -> tuple[list[str], list[list[str]], str]:
     d = digits(doc)
     rows = [row for row in estimates(doc) if row["default"] and row["quantity"] == "score"]
     unit = " (%)" if doc["score_type"] == "binary" else ""
-    header = ["Model", f"Score{unit}", f"{level(doc)} CI"]
+    one_sided = doc["kind"] == "ci" and doc["settings"].get("alternative", "two-sided") != \
+        "two-sided"  # compare keeps the scores two-sided
+    header = ["Model", f"Score{unit}", f"{level(doc)} {'bound' if one_sided else 'CI'}"]
     body = [[row["name"], number_text(doc, row["estimate"], d), _bracket(doc, row, d)]
             for row in rows]
     caption = (f"Scores{unit} on {fmt.count(doc['n_items'])} questions with {level(doc)} "
-               f"{method_name(rows[0]['method'])} confidence intervals.")
+               f"{'one-sided ' if one_sided else ''}{method_name(rows[0]['method'])} "
+               f"confidence {'bounds' if one_sided else 'intervals'}.")
     return header, body, caption
 
 
@@ -184,14 +189,52 @@ def _ablation(doc: dict) -> tuple[list[str], list[list[str]], str, str]:
 
 def _passk(doc: dict) -> tuple[list[str], list[list[str]], str]:
     ks = doc["settings"]["k"]
-    header = ["Model"] + [f"pass@{k} (%)" for k in ks]
+    hat = "pass_hat_k" in doc["models"][0]  # passk(pass_hat_k=True), --pass-hat-k
+    header = ["Model"] + [f"pass@{k} (%)" for k in ks] + [f"pass^{k} (%)" for k in ks if hat]
     body = [[model["name"]] + [f"{number_text(doc, row['estimate'], 1)} "
-                               f"{_bracket(doc, row, 1)}" for row in model["pass_at_k"]]
+                               f"{_bracket(doc, row, 1)}"
+                               for row in model["pass_at_k"] + model.get("pass_hat_k", [])]
             for model in doc["models"]]
     caption = (f"pass@k (%) with {level(doc)} {method_name(doc['settings']['method'])} "
                f"intervals, resampling {doc['settings']['resample']}; unbiased estimator of "
-               "Chen et al. (2021).")
+               "Chen et al. (2021)" + ("; pass^k (%), the chance that all k tries pass, with "
+                                       "the same intervals." if hat else "."))
     return header, body, caption
+
+
+_AVERAGE = {"micro": "micro average (by size)", "macro": "macro average (equal weights)",
+            "given": "weighted average (given weights)"}
+"""The last row of the strata table, by weighting."""
+
+
+def _strata(doc: dict) -> list[str]:
+    r"""A second table, for ``--stratum``: each stratum's score with its interval, and under
+    a rule the weighted average with its stratified-t interval.
+
+    >>> import evalbars
+    >>> doc = evalbars.ci("examples/strata_subjects.csv", models=["model_b"],
+    ...                   stratum="subject", n_resamples=200).to_dict()
+    >>> _strata(doc)[11:13]
+    ['law & 20 & 0.1 & 35.0 [18.1, 56.7] \\\\', '\\midrule']
+    """
+    strata, d = doc["strata"], digits(doc)
+    header = ["Stratum", "n", "Weight"] + [m["name"] for m in strata["models"]]
+    rows = [[row["label"], fmt.count(row["n"]), f"{row['weight']:.3g}"]
+            + [f"{number_text(doc, m['mean'], d)} {_bracket(doc, m['interval'], d)}"
+               for m in row["models"]] for row in strata["strata"]]
+    rows.append([_AVERAGE[strata["weighting"]], fmt.count(sum(r["n"] for r in strata["strata"])),
+                 "1"] + [f"{number_text(doc, m['estimate'], d)} "
+                         f"{_bracket(doc, m['intervals'][0], d)}" for m in strata["models"]])
+    table = _tabular(header, rows)
+    table.insert(len(table) - 3, r"\midrule")  # above the average
+    unit = " (%)" if doc["score_type"] == "binary" else ""
+    method = method_name(strata["strata"][0]["models"][0]["interval"]["method"])
+    caption = (f"Scores{unit} in each of the {fmt.count(strata['n_strata'])} strata of "
+               f"{strata['column']} with {level(doc)} {method} intervals, and their "
+               f"{_AVERAGE[strata['weighting']]} with its {level(doc)} stratified t interval "
+               "(stratified standard error, Satterthwaite degrees of freedom).")
+    return [r"\begin{table}[t]", r"\centering", f"\\caption{{{tex(caption)}}}",
+            f"\\label{{tab:evalbars-{tex(doc['kind'])}-strata}}"] + table + [r"\end{table}"]
 
 
 def render_latex(doc: dict) -> str:
@@ -237,4 +280,6 @@ def render_latex(doc: dict) -> str:
               f"\\label{{tab:evalbars-{tex(kind)}}}"]
     lines += _tabular(header, rows, rules, align)
     lines.append(r"\end{table}")
+    if isinstance((target or {}).get("strata"), dict):
+        lines += _strata(target)
     return "\n".join(lines) + "\n"

@@ -32,6 +32,7 @@ from ..labels import (
 )
 from ..text.power import grid_table, input_rows, pilot_line, result_rows
 from ..text.scores import agreement_line, difference_rows, model_rows, p_value_rows, pairing_words
+from ..text.strata import strata_tables, strata_title
 from .figure import figure_for
 
 __all__ = ["Section", "Svg", "Table", "generic_blocks", "heading", "sections"]
@@ -71,17 +72,17 @@ TITLES = {"clustered": "Clustered questions", "samples": "Several answers per qu
 
 _ALWAYS = {"schema_version", "kind", "statement", "warnings", "provenance", "settings"}
 _HANDLED = {
-    "ci": {"n_items", "score_type", "models", "dropped"},
+    "ci": {"n_items", "score_type", "models", "dropped", "strata"},
     "compare": {"n_items", "score_type", "models", "dropped", "difference", "agreement",
-                "tests", "equivalence"},
+                "tests", "equivalence", "strata"},
     "leaderboard": {"n_items", "score_type", "models", "dropped", "baseline", "correction",
-                    "pairs", "groups"},
+                    "pairs", "groups", "strata"},
     "passk": {"models", "a", "b", "difference", "difference_pass_hat_k"},
     "power": {"solved_for", "n", "gap", "power", "alpha", "design", "method", "inputs",
               "achieved_power", "n_unrounded", "exact_mcnemar_power", "design_effect",
               "effective_n", "n_clusters", "grid", "pilot"},
     "gate": {"comparison", "message", "decision", "exit_status", "baseline", "candidate",
-             "max_regression", "estimate", "equivalence"},
+             "max_regression", "estimate", "equivalence", "stratum", "weighting"},
 }
 """Top-level keys each kind's builder shows; every other key gets a generic section."""
 
@@ -111,8 +112,11 @@ def generic_blocks(value: object) -> list:
 def _scores_sections(doc: dict) -> list[Section]:
     unit = "%" if percent_like(doc) else "score units"
     table = Table(*model_rows(doc, digits(doc)))
-    return [Section("Scores", (f"{level(doc)} intervals, {unit}; the first interval is the "
-                               "default.", table))] + _structure_sections(doc)
+    one_sided = doc["kind"] == "ci" and doc["settings"].get("alternative", "two-sided") != \
+        "two-sided"  # compare keeps the scores two-sided, as the text report does
+    what = (f"one-sided {level(doc)} bounds, {unit}; the first bound" if one_sided
+            else f"{level(doc)} intervals, {unit}; the first interval")
+    return [Section("Scores", (f"{what} is the default.", table))] + _structure_sections(doc)
 
 
 def _structure_sections(doc: dict) -> list[Section]:
@@ -178,7 +182,7 @@ def _compare_sections(doc: dict) -> list[Section]:
                        (Table(["test", "statistic", "p"], p_value_rows(doc)),)))
     if isinstance(doc.get("equivalence"), dict):
         out.append(_equivalence_section(doc, doc["equivalence"]))
-    return out
+    return out + _strata_sections(doc)
 
 
 def _agreement_blocks(doc: dict) -> tuple:
@@ -242,7 +246,7 @@ def _leaderboard_sections(doc: dict) -> list[Section]:
     if groups:
         out.append(Section("Places the data cannot separate",
                            tuple(", ".join(group) for group in groups)))
-    return out
+    return out + _strata_sections(doc)
 
 
 def _passk_sections(doc: dict) -> list[Section]:
@@ -286,6 +290,10 @@ def _gate_sections(doc: dict) -> list[Section]:
     out = _compare_sections(comparison) if comparison.get("kind") == "compare" else []
     if isinstance(doc.get("equivalence"), dict) and "equivalence" not in comparison:
         out.append(_equivalence_section(comparison or doc, doc["equivalence"]))
+    if isinstance(doc.get("equivalence"), dict) and doc.get("stratum") is not None:
+        deciding = _equivalence_section(comparison or doc, doc["equivalence"])
+        out.append(Section(f"{deciding.title}, on the stratified gap (deciding)",
+                           deciding.blocks, core=False))
     return out
 
 
@@ -303,7 +311,17 @@ def _models_sections(doc: dict) -> list[Section]:
                                Table(["model", "estimate", scalar(first)] + extra, rows)))]
 
 
-_BUILDERS = {"ci": _scores_sections, "compare": _compare_sections,
+def _strata_sections(doc: dict) -> list[Section]:
+    """With --stratum: the aggregates (and gap), the tests or pairs, each stratum's score."""
+    if not isinstance(doc.get("strata"), dict):
+        return []
+    blocks: list = [strata_title(doc) + "."]
+    for title, header, rows in strata_tables(doc):
+        blocks += ([] if title is None else [title + "."]) + [Table(header, rows)]
+    return [Section("Strata", tuple(blocks))]
+
+
+_BUILDERS = {"ci": lambda doc: _scores_sections(doc) + _strata_sections(doc), "compare": _compare_sections,
              "leaderboard": _leaderboard_sections, "passk": _passk_sections,
              "power": _power_sections, "gate": _gate_sections}
 

@@ -5,6 +5,7 @@ Rounding happens here and only here; the document keeps full precision.
 from __future__ import annotations
 
 from .. import format as fmt
+from ..labels import role
 from .blocks import closing_lines, markdown_closing, md_table, source_lines, table
 
 
@@ -36,8 +37,10 @@ def _share(share: dict) -> tuple[str, str]:
 def _heading(doc: dict) -> str:
     kind = "0/1 scores" if doc["score_type"] == "binary" else "continuous scores"
     n = len(doc["variants"])
-    return (f"{fmt.count(doc['n_items'])} questions, {kind}, full system {doc['full']}, "
-            f"baseline {doc['baseline']}, {n} variant{'' if n == 1 else 's'}")
+    full = role("full system", doc["full"]).removeprefix("the ")
+    baseline = role("baseline", doc["baseline"]).removeprefix("the ")
+    return (f"{fmt.count(doc['n_items'])} questions, {kind}, {full}, {baseline}, "
+            f"{n} variant{'' if n == 1 else 's'}")
 
 
 def _score_table(doc: dict, digits: int) -> tuple[list[str], list[list[str]]]:
