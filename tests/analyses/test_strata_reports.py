@@ -284,3 +284,18 @@ def test_adding_a_model_changes_nothing_in_the_strata_section():
     low, high = pair.strata.difference.intervals[2].low, pair.strata.difference.intervals[2].high
     back = swapped.strata.difference.intervals[2]
     assert (back.low, back.high) == pytest.approx((-high, -low), abs=1e-12)
+
+
+def test_statement_cuts_impossible_0_1_intervals_to_the_scale():
+    """Two tiny strata make the stratified t interval of a 0/1 score run far past 100%
+    (Satterthwaite df near 1): the statement shows it cut to the scale and says so, while
+    the JSON keeps the whole interval."""
+    logs = "tests/data/logs/lm-eval"
+    result = evalbars.compare(f"{logs}/model_a", f"{logs}/model_b", stratum="task",
+                              weights="macro", intersect=True)
+    doc = result.to_dict()
+    whole = doc["strata"]["models"][1]["intervals"][0]
+    assert whole["low"] < 0.0 and whole["high"] > 1.0  # the JSON: as computed
+    statement = " ".join(doc["statement"].split())
+    assert "org/model-b 75.0% (0.0 to 100.0, cut to the scale)" in statement
+    assert "-242.7" not in statement and "392.7" not in statement

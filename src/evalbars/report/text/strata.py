@@ -34,6 +34,23 @@ def _where(strata: dict) -> str:
     return f"over {fmt.count(strata['n_strata'])} strata of {strata['column']!r} ({words})"
 
 
+def _on_scale(interval: dict, score_type: str, lowest: float) -> tuple[dict, str]:
+    """For 0/1 scores, an interval cut to what a score (lowest 0) or a gap (lowest -1) can
+    be, and the words saying so; the tables and the JSON keep the whole interval.
+
+    >>> _on_scale({"low": -0.384, "high": 1.05}, "binary", 0.0)
+    ({'low': 0.0, 'high': 1.0}, ', cut to the scale')
+    >>> _on_scale({"low": 0.2, "high": 0.4}, "continuous", 0.0)[1]
+    ''
+    """
+    if score_type != "binary" or None in (interval["low"], interval["high"]):
+        return interval, ""
+    low, high = max(interval["low"], lowest), min(interval["high"], 1.0)
+    if (low, high) == (interval["low"], interval["high"]):
+        return interval, ""
+    return {"low": low, "high": high}, ", cut to the scale"
+
+
 def strata_sentence(doc: dict) -> str:
     """The statement's sentence on the strata: the aggregates, the gap and its test.
 
@@ -52,11 +69,11 @@ def strata_sentence(doc: dict) -> str:
     verb = " scored" if len(strata["models"]) == 1 else ""
     parts = []
     for index, model in enumerate(strata["models"]):
-        head = model["intervals"][0]
+        head, cut = _on_scale(model["intervals"][0], score_type, 0.0)
         words = f"stratified {level} CI " if index == 0 else ""
         parts.append(f"{model['name']}{verb} "
                      f"{fmt.value(model['estimate'], score_type, digits)}{unit} "
-                     f"({words}{fmt.ends(head, score_type, digits)})")
+                     f"({words}{fmt.ends(head, score_type, digits)}{cut})")
     where = _where(strata)
     text = (f"{where[0].upper()}{where[1:]}, " + ("" if verb else "the scores are ")
             + " and ".join(parts) + ".")
@@ -64,9 +81,10 @@ def strata_sentence(doc: dict) -> str:
         return text
     gap, test = strata["difference"], strata["tests"][0]
     points = " points" if score_type == "binary" else ""
+    head, cut = _on_scale(gap["intervals"][0], score_type, -1.0)
     return (text + f" Paired within strata, the gap {gap['name']} is "
             f"{fmt.value(gap['estimate'], score_type, digits, sign=True)}{points} "
-            f"({level} CI {fmt.ends(gap['intervals'][0], score_type, digits, sign=True)}; "
+            f"({level} CI {fmt.ends(head, score_type, digits, sign=True)}{cut}; "
             f"{test['name']} p {fmt.p_value(test['p_value'])}).")
 
 
