@@ -104,3 +104,14 @@ def test_two_files_of_runs_sharing_no_id_are_one_line_naming_each_file(tmp_path)
     assert message.startswith("the two files share no item id: ")
     assert message.count("a.csv' has 'q1' (column 'id')") == 1
     assert message.count("b.csv' has 'q9' (column 'id')") == 1
+
+
+def test_an_analysis_given_a_list_of_paths_reads_the_files():
+    """evalbars.ci(["a.csv"]) used to take the path for a score ("is not a finite number");
+    a list of paths now reads the files, as load does, and gives what ci("a.csv") gives."""
+    listed = evalbars.ci(["examples/lesson_pair.csv"]).to_dict()
+    plain = evalbars.ci("examples/lesson_pair.csv").to_dict()
+    listed.pop("provenance"), plain.pop("provenance")
+    assert listed == plain
+    gap = evalbars.compare(["examples/lesson_pair.csv"]).difference.estimate
+    assert round(100 * gap, 1) == 2.6  # the lesson's gap (shared/fixtures/EXPECTED.md)

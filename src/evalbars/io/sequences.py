@@ -26,9 +26,15 @@ _COLUMNS = ("item", "model", "score", "cluster", "sample", "run")
 
 
 def is_scores(data: Any) -> bool:
-    """True for a list, tuple, numpy array or pandas Series (not a table, path or str)."""
+    """True for a list, tuple, numpy array or pandas Series (not a table, path or str).
+
+    A list of paths is not scores: ``ci(["a.csv", "b.csv"])`` reads the files, as load.
+
+    >>> is_scores([1, 0, 1]), is_scores(["a.csv", "b.csv"]), is_scores("a.csv")
+    (True, False, False)
+    """
     if isinstance(data, (list, tuple)):
-        return True
+        return not data or not all(isinstance(d, (str, os.PathLike)) for d in data)
     kind = type(data)
     return (kind.__name__ == "ndarray" and kind.__module__ == "numpy") or \
         (kind.__name__ == "Series" and kind.__module__.startswith("pandas"))
