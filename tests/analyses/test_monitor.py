@@ -145,11 +145,11 @@ def test_continuous_scores_outside_the_unit_interval_use_the_normal_mixture():
 
 
 @pytest.mark.parametrize("keywords, message", [
-    ({"every": 0}, "every must be a positive integer"),
-    ({"margin": -0.01}, "margin must be a positive number"),
+    ({"every": 0}, r"every= \(--every\) must be a positive integer"),
+    ({"margin": -0.01}, r"margin= \(--margin\) must be a positive number"),
     ({"method": "wald"}, "unknown method 'wald'"),
     ({"confidence_level": 95}, "confidence_level must be between 0 and 1"),
-    ({"plan": 0}, "plan must be a positive integer"),
+    ({"plan": 0}, r"plan= \(--plan\) must be a positive integer"),
 ])
 def test_settings_are_checked(keywords, message):
     with pytest.raises(EvalbarsError, match=message):

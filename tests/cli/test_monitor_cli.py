@@ -43,7 +43,7 @@ def test_monitor_text_and_markdown(capsys):
 
 @pytest.mark.parametrize("argv, message", [
     ([LESSON, "--order", "nope"], "no order column 'nope'"),
-    ([LESSON, "--every", "0"], "every must be a positive integer"),
+    ([LESSON, "--every", "0"], "every= (--every) must be a positive integer"),
     (["examples/cookbook_topics.csv", "--method", "discordant", "--cluster", "topic_id"],
      "needs independent questions"),
 ])

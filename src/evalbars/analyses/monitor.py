@@ -27,10 +27,11 @@ from .settings import provenance
 def _check_settings(every, margin, plan, method, confidence_level) -> None:
     for name, value in (("every", every), ("plan", plan)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise EvalbarsError(f"{name} must be a positive integer, got {value!r}")
+            raise EvalbarsError(f"{name}= (--{name}) must be a positive integer, got "
+                                f"{value!r}")
     if margin is not None and (isinstance(margin, bool) or not isinstance(margin, (int, float))
                                or not 0.0 < margin < math.inf):
-        raise EvalbarsError(f"margin must be a positive number (0.01 = 1 point), got "
+        raise EvalbarsError(f"margin= (--margin) must be a positive number (0.01 = 1 point), got "
                             f"{margin!r}")
     if method != "auto" and method not in METHODS:
         raise EvalbarsError(f"unknown method {method!r}; choose from auto, "
