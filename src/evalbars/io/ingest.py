@@ -242,6 +242,15 @@ def load(
     if item is not None and data2 is None:
         item = item[0]
     fmt = _log_format(data, data2, input_format, qrels)
+    if fmt is None:  # checked before any engine reads the table, so none ignores them
+        log_options = {"metric": metric, "eval_split": eval_split, "scorer": scorer,
+                       "qrels": qrels}
+        for param, value in log_options.items():
+            if value is not None:
+                raise EvalbarsError(
+                    f"{param}= applies to harness logs, but {_shown(data)} is read as a "
+                    f"table (by its extension); name its score column with score= (--score), "
+                    f"or force a log format with input_format= (--input-format)")
     chosen = pick(data, data2, engine, spark, model, sample) if fmt is None else \
         for_logs(engine, fmt)
     if chosen != "memory":
@@ -260,13 +269,6 @@ def load(
                                qrels=None if qrels is None else os.fsdecode(os.fspath(qrels)))
         return _load_log(fmt, [d for d in (data, data2) if d is not None], columns, options,
                          models, score_type, intersect)
-    for param, value in (("metric", metric), ("eval_split", eval_split), ("scorer", scorer),
-                         ("qrels", qrels)):
-        if value is not None:
-            raise EvalbarsError(
-                f"{param}= applies to harness logs, but {_shown(data)} is read as a table "
-                f"(by its extension); name its score column with score= (--score), or force "
-                f"a log format with input_format= (--input-format)")
     if data2 is not None:
         if model is not None:
             raise EvalbarsError(

@@ -190,3 +190,18 @@ def test_the_engine_choices_are_the_flags_choices():
     from evalbars.cli._options import LOAD_FLAGS
 
     assert LOAD_FLAGS["engine"]["choices"] == choose.ENGINES
+
+
+@pytest.mark.parametrize("option", [{"metric": "acc"}, {"eval_split": "test"},
+                                    {"scorer": "match"}])
+def test_log_options_on_a_table_are_refused_by_every_engine(option):
+    """A harness-log option given for a table is an error in memory; the DuckDB path used
+    to skip that check and ignore the option silently."""
+    pytest.importorskip("duckdb")
+    messages = set()
+    for engine in ("memory", "duckdb"):
+        with pytest.raises(evalbars.EvalbarsError) as caught:
+            evalbars.load("examples/lesson_pair.csv", engine=engine, **option)
+        messages.add(str(caught.value))
+    (message,) = messages
+    assert message.startswith(f"{next(iter(option))}= applies to harness logs")
