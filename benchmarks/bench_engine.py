@@ -1,12 +1,17 @@
 """The resampling engine against the random-number floor, measured in one run.
 
-Run by hand: ``python benchmarks/bench_engine.py [--resamples 10000] [--skip-million]``.
+Run by hand: ``python benchmarks/bench_engine.py [--resamples 10000] [--skip-million]
+[--skip-naive]``. The header prints the load average: on a shared machine the other jobs
+slow the floor and the cases alike, but not equally (the cases use both cores when free),
+so ratios from a busy machine are to be re-measured on a quiet one.
 
 The floor is the time numpy's PCG64 needs just to draw the B x n bootstrap indices once,
 on one thread (int64, in chunks of at most 2**22 cells, which is faster than one huge
 array). Every case generates its data, runs in its own subprocess (so peak memory, the
 max RSS above an interpreter that imported numpy, scipy and evalbars, is its own) and is
-printed with its ratio to the floor measured in the same run:
+printed with its ratio to the floor measured in the same run, in wall seconds and in CPU
+seconds (summed over threads: the work done, which other jobs on a shared machine disturb
+less than the wall time; a case using both cores has a CPU ratio above its wall ratio):
 
 - compare, 2 continuous models, 100,000 and 1,000,000 items: every interval and test;
 - leaderboard, 20 continuous models x 10,000 items, all 190 pairs with their tests, and
@@ -50,14 +55,14 @@ def scores(n_models: int, n: int):
     return load(frame)
 
 
-def floor(n: int, b: int) -> float:
-    """Seconds to draw b x n int64 indices once on one thread."""
+def floor(n: int, b: int) -> dict:
+    """Wall and CPU seconds to draw b x n int64 indices once on one thread."""
     rng = np.random.default_rng(0)
     rows = max(1, (1 << 22) // n)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for first in range(0, b, rows):
         rng.integers(0, n, size=(min(rows, b - first), n))
-    return time.perf_counter() - start
+    return {"seconds": time.perf_counter() - start, "cpu": time.process_time() - cpu}
 
 
 def naive_leaderboard(data: np.ndarray, b: int, sample: int) -> float:
@@ -88,19 +93,19 @@ def child(case: str, b: int) -> dict:
         n = int(case.split(":")[1])
         data = scores(2, n)
         base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         evalbars.compare(data, a="m00", b="m01", n_resamples=b)
     elif case == "leaderboard":
         data = scores(20, 10_000)
         base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         evalbars.leaderboard(data, n_resamples=b)
     else:
-        start = time.perf_counter()
-        return {"seconds": naive_leaderboard(make_data(20, 10_000), b, 3), "mb": 0.0}
-    seconds = time.perf_counter() - start
+        seconds = naive_leaderboard(make_data(20, 10_000), b, 3)  # one thread: CPU = wall
+        return {"seconds": seconds, "cpu": seconds, "mb": 0.0}
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {"seconds": seconds, "mb": (peak - base) / 1024}
+    return {"seconds": seconds, "cpu": cpu, "mb": (peak - base) / 1024}
 
 
 def run_child(case: str, b: int) -> dict:
@@ -134,14 +139,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--resamples", type=int, default=10_000)
     parser.add_argument("--skip-million", action="store_true")
+    parser.add_argument("--skip-naive", action="store_true")
     parser.add_argument("--child")
     args = parser.parse_args()
     if args.child:
         print(json.dumps(child(args.child, args.resamples)))
         return
     b = args.resamples
+    load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
     print(f"B = {b:,} resamples; floor = numpy PCG64 drawing the B x n int64 indices once, "
-          f"one thread; {os.cpu_count()} cores")
+          f"one thread; {os.cpu_count()} cores; load average {load}")
     rows = []
     sizes = (100_000,) if args.skip_million else (100_000, 1_000_000)
     for n in sizes:
@@ -151,12 +158,15 @@ def main() -> None:
     base = floor(10_000, b)
     rows.append(("leaderboard, 20 continuous x 10,000 items, 190 pairs",
                  run_child("leaderboard", b), base))
-    rows.append(("  the naive way (a bootstrap per model, a test per pair)", run_child("naive", b),
-                 base))
-    print(f"{'task':58} {'seconds':>8} {'floor':>7} {'ratio':>6} {'peak MB':>8}")
+    if not args.skip_naive:
+        rows.append(("  the naive way (a bootstrap per model, a test per pair)",
+                     run_child("naive", b), base))
+    print(f"{'task':58} {'seconds':>8} {'floor':>7} {'ratio':>6} {'CPU s':>7} {'floor':>7} "
+          f"{'ratio':>6} {'peak MB':>8}")
     for label, found, base in rows:
-        print(f"{label:58} {found['seconds']:8.2f} {base:7.2f} "
-              f"{found['seconds'] / base:5.1f}x {found['mb']:8.0f}")
+        print(f"{label:58} {found['seconds']:8.2f} {base['seconds']:7.2f} "
+              f"{found['seconds'] / base['seconds']:5.1f}x {found['cpu']:7.2f} {base['cpu']:7.2f} "
+              f"{found['cpu'] / base['cpu']:5.1f}x {found['mb']:8.0f}")
     compare, helped = whole_process()
     print(f"whole process: evalbars compare, 10,000 continuous items {compare:.2f} s; "
           f"evalbars --help {helped:.2f} s")

@@ -310,9 +310,9 @@ def test_cluster_totals_for_the_engine_do_not_depend_on_row_order():
     rng = np.random.default_rng(3)
     codes = rng.integers(0, 50, size=5000)
     x = np.column_stack([rng.normal(size=5000) / 7, rng.integers(-3, 4, size=5000)])
-    totals = cluster_resampling._cluster_sums(x, codes, 50)
+    totals = cluster_resampling.cluster_sums(x, codes, 50)
     order = rng.permutation(5000)
-    assert np.array_equal(cluster_resampling._cluster_sums(x[order], codes[order], 50), totals)
+    assert np.array_equal(cluster_resampling.cluster_sums(x[order], codes[order], 50), totals)
     exact = [sum(int(v) for v in x[codes == c, 1]) for c in range(50)]  # integers: exact
     assert totals[:, 1].tolist() == exact
 

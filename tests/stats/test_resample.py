@@ -112,3 +112,22 @@ def test_blas_runs_on_one_thread_inside_the_engine_and_is_restored_after():
     _resample._run_blocks(1024, 1, np.random.SeedSequence(0), draw, 10**6, None)
     assert seen and all(threads == [1] * len(before) for threads in seen)
     assert blas_threads() == before
+
+
+@pytest.mark.parametrize("draw", [bootstrap_sums, sign_flip_sums])
+@pytest.mark.parametrize("n", [100, 2500])
+def test_reused_chunk_buffers_do_not_change_numbers(monkeypatch, draw, n):
+    # 13 resamples per chunk leave a last chunk of 5 in each block of 512 (and a block of
+    # 21 for the last 21 resamples): partial chunks reuse the buffer of the full ones.
+    x = np.random.default_rng(8).normal(size=(n, 3))
+    whole = draw(x, n_resamples=BLOCK + 21, seed=seed())
+    monkeypatch.setattr(_resample, "_rows_per_chunk", lambda n_units: 13)
+    assert np.array_equal(whole, draw(x, n_resamples=BLOCK + 21, seed=seed()))
+
+
+def test_drawing_one_resample_at_a_time_draws_the_same_counts(monkeypatch):
+    # Large item sets draw each resample's indices alone: the same stream as one call.
+    x = np.random.default_rng(9).normal(size=(3000, 2))
+    whole = bootstrap_sums(x, n_resamples=40, seed=seed())
+    monkeypatch.setattr(_resample, "_ROW_DRAWS", 2048)
+    assert np.array_equal(whole, bootstrap_sums(x, n_resamples=40, seed=seed()))

@@ -63,7 +63,7 @@ def ci(
     progress : bool
         Show a progress bar on stderr for long runs (only when stderr is a terminal).
     item, model, score, score_type, intersect, cluster, sample, run, input_format, metric,
-    scorer, qrels
+    eval_split, scorer, qrels, engine, spark
         How to read ``data``, see :func:`evalbars.load`. A ``cluster`` column adds
         clustered standard errors, cluster bootstrap intervals and the design effect; a
         ``sample`` column makes scores per-question averages and splits the variance into
@@ -115,7 +115,7 @@ def _equivalence(prepared: measures.Prepared, a_name: str, b_name: str, differen
                  margin: float, settings: Settings) -> equivalence.Equivalence:
     """Non-inferiority and TOST: paired t, clustered (CR1 SE, G - 1 df) with clusters, or
     Newcombe's interval where it is the gap's headline (0/1, few discordant questions)."""
-    alpha = float(f"{1.0 - settings.confidence_level:.12g}")  # 0.05, not 0.050000000000000044
+    alpha = settings.alpha
     a, b = prepared.column(a_name), prepared.column(b_name)
     if difference.intervals[0].method == "newcombe":
         def newcombe(level: float) -> tuple[float, float]:
@@ -195,7 +195,7 @@ def compare(
     stratum, weights
         As for :func:`ci`; adds the gap paired within strata and the stratified tests.
     item, model, score, score_type, intersect, cluster, sample, run, input_format, metric,
-    scorer, qrels
+    eval_split, scorer, qrels, engine, spark
         How to read ``data``, see :func:`evalbars.load`.
 
     Examples
@@ -255,7 +255,7 @@ def compare(
         + (() if strata is None else strata.warnings),
         provenance=provenance(scores, settings),
         difference=difference, agreement=agreement,
-        tests=measures.tests(prepared, a_name, b_name, found, alternative),
+        tests=measures.paired_tests(prepared, a_name, b_name, found, alternative),
         equivalence=None if margin is None else _equivalence(prepared, a_name, b_name,
                                                              difference, margin, settings),
         strata=strata)

@@ -22,6 +22,7 @@ the models' joint rows where those repeat (:meth:`Draws.means`).
 """
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 import numpy as np
@@ -42,7 +43,7 @@ def repeats(column: np.ndarray) -> bool:
     >>> repeats(np.array([0.0, 1.0] * 8)), repeats(np.arange(16.0))
     (True, False)
     """
-    return bootstrap._unit_sums(column[:, None])[1] is not None
+    return bootstrap.unit_sums(column[:, None])[1] is not None
 
 
 class Draws:
@@ -137,25 +138,26 @@ class Draws:
                 self.data.x, n_resamples=self.n_resamples, seed=seed))
             return sums[:, self._column(b)] - sums[:, self._column(a)]
 
+        total = math.fsum(d)
         return permutation.flip_units(
-            "sign-flip", permutation._fsum_mean(d), d, null, n_resamples=self.n_resamples,
+            "sign-flip", total / d.size, d, null, n_resamples=self.n_resamples,
             seed=child_seed(self.seed, SIGNS), described="nonzero differences",
-            alternative=alternative)
+            alternative=alternative, total=total)
 
     def cluster_sign_flip(self, a: str, b: str, alternative: str = "two-sided") -> TestResult:
         """The cluster sign-flip test of the pair, one sign per cluster for every pair."""
         data = self.data
         d = data.column(b) - data.column(a)
         g = int(data.clusters.max()) + 1
-        units = cluster_resampling._cluster_sums(d[:, None], data.clusters, g)[:, 0]
+        units = cluster_resampling.cluster_sums(d[:, None], data.clusters, g)[:, 0]
 
         def null(seed: np.random.SeedSequence) -> np.ndarray:
             sums = self._once(CLUSTER_SIGNS, lambda: sign_flip_sums(
-                cluster_resampling._cluster_sums(data.x, data.clusters, g),
+                cluster_resampling.cluster_sums(data.x, data.clusters, g),
                 n_resamples=self.n_resamples, seed=seed))
             return sums[:, self._column(b)] - sums[:, self._column(a)]
 
         return permutation.flip_units(
-            "cluster-sign-flip", permutation._fsum_mean(d), units, null,
+            "cluster-sign-flip", permutation.fsum_mean(d), units, null,
             n_resamples=self.n_resamples, seed=child_seed(self.seed, CLUSTER_SIGNS),
             described="clusters with a nonzero total difference", alternative=alternative)

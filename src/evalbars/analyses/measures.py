@@ -223,8 +223,8 @@ def chosen_tests(data: Prepared) -> tuple[str, ...]:
     return clustered + (BINARY_TESTS if data.binary else CONTINUOUS_TESTS)
 
 
-def tests(data: Prepared, a_name: str, b_name: str, found: Draws,
-          alternative: str = "two-sided") -> tuple[TestResult, ...]:
+def paired_tests(data: Prepared, a_name: str, b_name: str, found: Draws,
+                 alternative: str = "two-sided") -> tuple[TestResult, ...]:
     """Every paired test that fits the data (for ``alternative``); the first is the headline.
 
     The sign-flip tests read their Monte Carlo null from the sign matrix of ``found``.
@@ -234,5 +234,5 @@ def tests(data: Prepared, a_name: str, b_name: str, found: Draws,
 
 
 def headline_test(data: Prepared, a_name: str, b_name: str, found: Draws) -> TestResult:
-    """The first of :func:`tests`, computed alone."""
+    """The first of :func:`paired_tests`, computed alone."""
     return _test(data, a_name, b_name, chosen_tests(data)[0], found)

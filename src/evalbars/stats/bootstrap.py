@@ -27,11 +27,20 @@ _PATTERN_RATIO = 8
 """Group identical items when there are at least this many items per distinct pattern."""
 
 
-def _unit_sums(x: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """Rows to resample, and their multiplicities when grouping identical rows pays."""
+def unit_sums(x: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """Rows to resample, and their multiplicities when grouping identical rows pays.
+
+    >>> rows, multiplicity = unit_sums(np.array([[0.0], [1.0]] * 8))
+    >>> rows[:, 0].tolist(), multiplicity.tolist()
+    ([0.0, 1.0], [8, 8])
+    >>> unit_sums(np.arange(4.0)[:, None])[1] is None
+    True
+    """
     if x.shape[1] == 1:  # much faster than the row-wise unique below
         values, counts = np.unique(x[:, 0], return_counts=True)
         patterns = values[:, None]
+    elif x.shape[1] and np.unique(x[:, 0]).size * _PATTERN_RATIO > len(x):
+        return x, None  # distinct rows are at least as many as one column's distinct values
     else:
         patterns, counts = np.unique(x, axis=0, return_counts=True)
     if len(patterns) * _PATTERN_RATIO <= len(x):
@@ -61,7 +70,7 @@ def bootstrap_means(
         x = x[:, None]
     if n_resamples < 1:
         raise EvalbarsError(f"n_resamples must be a positive integer, got {n_resamples!r}")
-    rows, multiplicity = _unit_sums(x)
+    rows, multiplicity = unit_sums(x)
     sums = bootstrap_sums(
         rows, n_resamples=n_resamples, seed=seed, multiplicity=multiplicity, progress=progress
     )

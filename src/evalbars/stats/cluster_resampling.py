@@ -12,7 +12,7 @@ the order of the sorted labels: the clusters are the units of one resample plan 
 sign matrix) in that canonical order, shared by every column. Both stay bit-identical
 under any row shuffle: each cluster's total is computed independently of row order
 (directly and exactly for integer scores such as 0/1 and their differences, in value
-order otherwise; see :func:`_cluster_sums`), and the sign-flip statistic is an exactly
+order otherwise; see :func:`cluster_sums`), and the sign-flip statistic is an exactly
 rounded mean (``math.fsum``). Renaming clusters reorders the units, and so draws other
 resamples.
 """
@@ -30,10 +30,10 @@ from .cluster_inputs import _labels, _pair, _scores
 from .permutation import flip_units
 from .resample import bootstrap_sums, sign_flip_sums
 
-__all__ = ["cluster_bootstrap_means", "cluster_sign_flip"]
+__all__ = ["cluster_bootstrap_means", "cluster_sign_flip", "cluster_sums"]
 
 
-def _cluster_sums(x: np.ndarray, codes: np.ndarray, g: int) -> np.ndarray:
+def cluster_sums(x: np.ndarray, codes: np.ndarray, g: int) -> np.ndarray:
     """Per-cluster column sums (G, m) that depend only on each cluster's multiset of rows.
 
     A column of integers (0/1 scores, their differences) is summed directly: every
@@ -41,6 +41,9 @@ def _cluster_sums(x: np.ndarray, codes: np.ndarray, g: int) -> np.ndarray:
     in the order of their values (ties are equal values), so shuffled rows give the same
     bits. These rows feed the resampling engine, which sorts them: equal data in any row
     order then give identical replicates and p-values.
+
+    >>> cluster_sums(np.array([[1.0], [2.0], [4.0]]), np.array([1, 0, 1]), 2)[:, 0].tolist()
+    [2.0, 5.0]
     """
     out = np.empty((g, x.shape[1]))
     for j in range(x.shape[1]):
@@ -118,7 +121,7 @@ def cluster_bootstrap_means(
     n_resamples = _n_resamples(n_resamples)
     seed = _seed_sequence(seed, required=True)
     codes, sizes, _ = _labels(clusters, x_arr.shape[0])
-    sums = _cluster_sums(x_arr, codes, sizes.size)
+    sums = cluster_sums(x_arr, codes, sizes.size)
     totals = bootstrap_sums(np.column_stack([sums, sizes]), n_resamples=n_resamples,
                             seed=seed, progress=progress)
     return totals[:, :-1] / totals[:, -1:]
@@ -193,10 +196,10 @@ def cluster_sign_flip(
     n_resamples = _n_resamples(n_resamples)
     seed = _seed_sequence(seed, required=False)
     codes, sizes, _ = _labels(clusters, d.shape[0])
-    totals = _cluster_sums(d, codes, sizes.size)[:, 0]
+    totals = cluster_sums(d, codes, sizes.size)[:, 0]
 
     def null(stream: np.random.SeedSequence) -> np.ndarray:
-        both = _cluster_sums(np.column_stack([_scores(a, "a"), _scores(b, "b")]), codes,
+        both = cluster_sums(np.column_stack([_scores(a, "a"), _scores(b, "b")]), codes,
                              sizes.size)
         sums = sign_flip_sums(both, n_resamples=n_resamples, seed=stream)
         return sums[:, 1] - sums[:, 0]

@@ -25,7 +25,7 @@ from .checks import _n_resamples, _seed, pair
 from .resample import sign_flip_sums
 from .tails import binomial_p, check_alternative
 
-__all__ = ["flip_units", "sign_flip"]
+__all__ = ["flip_units", "fsum_mean", "sign_flip"]
 
 TIE_RTOL = 1e-9
 """Relative tolerance for ties in ``sign-flip``: a resampled sum counts as at least as
@@ -37,12 +37,21 @@ SIGN_FLIP_EXACT_MAX = 20
 at most this many differences (cluster totals) are nonzero, whatever ``n_resamples``:
 2**20 patterns, about a million, take well under a millisecond by meet in the middle."""
 
+_SUM_SLACK = 1e-6
+"""Relative bound on the error of ``np.sum`` of positive values (pairwise summation errs
+by under ``n * 2**-52``: below 1e-6 up to 10**9 values)."""
+
 _ENUMERATION_CHUNK = 1 << 14
 """Half-sums of the sign-flip enumeration handled per vectorized step."""
 
 
-def _fsum_mean(x: np.ndarray) -> float:
-    """Correctly rounded mean: independent of order, and exactly odd under x -> -x."""
+def fsum_mean(x: np.ndarray) -> float:
+    """Correctly rounded mean: independent of order, and exactly odd under x -> -x.
+
+    >>> x = np.array([1e16, 1.0, -1e16])
+    >>> fsum_mean(x), float(np.mean(x)), fsum_mean(-x)
+    (0.3333333333333333, 0.0, -0.3333333333333333)
+    """
     return math.fsum(x) / x.size
 
 
@@ -54,14 +63,20 @@ def _signed_half_sums(values: np.ndarray) -> np.ndarray:
     return np.sort(sums)
 
 
-def _count_as_extreme(mags: np.ndarray, threshold: float) -> int:
-    """Number of sign patterns s with ``|sum s_i mags_i| >= threshold``, by enumeration.
+def _count_reaching(mags: np.ndarray, threshold: float, two_sided: bool) -> int:
+    """Number of sign patterns s with ``sum s_i mags_i >= threshold`` (with ``two_sided``:
+    ``|sum s_i mags_i| >= threshold``), by enumeration.
 
     Meet in the middle: every sum is ``h + l`` with ``h`` from the signed sums of the
     first half and ``l`` from those of the second; for each ``h`` the ``l`` that reach
-    the threshold are counted with two binary searches. Memory is O(2**(m/2)).
+    the threshold are counted with a binary search (two, for the lower tail too).
+    Memory is O(2**(m/2)).
+
+    >>> mags = np.array([1.0, 2.0, 3.0])
+    >>> _count_reaching(mags, 4.0, True), _count_reaching(mags, 4.0, False)
+    (4, 2)
     """
-    if threshold <= 0.0:
+    if two_sided and threshold <= 0.0:
         return 1 << mags.size
     half = mags.size // 2
     low = _signed_half_sums(mags[:half])
@@ -70,21 +85,40 @@ def _count_as_extreme(mags: np.ndarray, threshold: float) -> int:
     for start in range(0, high.size, _ENUMERATION_CHUNK):
         h = high[start:start + _ENUMERATION_CHUNK]
         count += int(np.sum(low.size - np.searchsorted(low, threshold - h, side="left")))
-        count += int(np.sum(np.searchsorted(low, -threshold - h, side="right")))
+        if two_sided:
+            count += int(np.sum(np.searchsorted(low, -threshold - h, side="right")))
     return count
 
 
-def _count_at_least(mags: np.ndarray, threshold: float) -> int:
-    """Number of sign patterns s with ``sum s_i mags_i >= threshold`` (one tail), by
-    enumeration in the middle as :func:`_count_as_extreme`."""
-    half = mags.size // 2
-    low = _signed_half_sums(mags[:half])
-    high = _signed_half_sums(mags[half:])
-    count = 0
-    for start in range(0, high.size, _ENUMERATION_CHUNK):
-        h = high[start:start + _ENUMERATION_CHUNK]
-        count += int(np.sum(low.size - np.searchsorted(low, threshold - h, side="left")))
-    return count
+def _edge(total: float, tolerance: float, alternative: str) -> float:
+    """The value a null sum must reach: ``|T| - tol`` two-sided; one-sided, "greater"
+    counts ``S >= T - tol`` and "less" ``S <= T + tol``, that is ``-S >= -T - tol``.
+
+    >>> _edge(-3.0, 0.5, "two-sided"), _edge(-3.0, 0.5, "greater"), _edge(-3.0, 0.5, "less")
+    (2.5, -3.5, 2.5)
+    """
+    if alternative == "two-sided":
+        return abs(total) - tolerance
+    return (total if alternative == "greater" else -total) - tolerance
+
+
+def _count_null(signed: np.ndarray, total: float, mags: np.ndarray, alternative: str) -> int:
+    """How many null sums (``|S|``, ``S`` or ``-S`` as the alternative asks) reach the edge.
+
+    The tolerance is ``TIE_RTOL * math.fsum(mags)``; the exactly rounded sum (slow) is
+    taken only when a null sum lies between the edges of two tolerances that bracket it,
+    from the quick ``np.sum`` widened by :data:`_SUM_SLACK`: the count is the same.
+
+    >>> _count_null(np.array([1.0, 2.0, 3.0 - 1e-12, 4.0]), 3.0, np.ones(3), "greater")
+    2
+    """
+    def count(tolerance: float) -> int:
+        return int(np.count_nonzero(signed >= _edge(total, tolerance, alternative)))
+
+    quick = float(np.sum(mags))
+    wide = count(TIE_RTOL * (quick * (1 + _SUM_SLACK)))
+    narrow = count(TIE_RTOL * (quick * (1 - _SUM_SLACK)))
+    return wide if wide == narrow else count(TIE_RTOL * math.fsum(mags))
 
 
 def _enumerates(m: int, n_resamples: int) -> bool:
@@ -109,6 +143,7 @@ def flip_units(
     seed: np.random.SeedSequence | None,
     described: str,
     alternative: str = "two-sided",
+    total: float | None = None,
 ) -> TestResult:
     """The sign-flip test of ``sum(units) = 0``: the three routes of :func:`sign_flip`.
 
@@ -117,28 +152,27 @@ def flip_units(
     the B Monte Carlo null sums ``S @ units`` of the data set's sign matrix, and is called
     only when neither exact route applies; ``described`` says what the units are in the
     error raised when Monte Carlo is needed without a seed; ``alternative`` is
-    ``"two-sided"``, ``"greater"`` (``sum(units) > 0``) or ``"less"``.
+    ``"two-sided"``, ``"greater"`` (``sum(units) > 0``) or ``"less"``; ``total`` is
+    ``math.fsum(units)`` when the caller has it already.
 
     >>> r = flip_units("sign-flip", 1.0, np.array([1.0, 2.0, 3.0]), None, n_resamples=1,
     ...                seed=None, described="nonzero differences")
     >>> r.p_value, r.exact
     (0.25, True)
     """
-    mags = np.sort(np.abs(units[units != 0]))
+    mags = np.abs(units[units != 0])  # sorted only to be enumerated
     m = mags.size
     if m == 0:
         return TestResult(name, statistic, 1.0)
-    if mags[0] == mags[-1]:
+    if mags.min() == mags.max():
         k = int(np.count_nonzero(units > 0))
         return TestResult(name, statistic, binomial_p(k, m, alternative))
 
-    total, tolerance = math.fsum(units), TIE_RTOL * math.fsum(mags)
-    threshold = abs(total) - tolerance
-    # one-sided: "greater" counts S >= T - tol; "less" counts S <= T + tol, i.e. -S >= -T - tol
-    tail = total - tolerance if alternative == "greater" else -total - tolerance
+    total = math.fsum(units) if total is None else total
+    two_sided = alternative == "two-sided"
     if _enumerates(m, n_resamples):
-        count = _count_as_extreme(mags, threshold) if alternative == "two-sided" \
-            else _count_at_least(mags, tail)
+        edge = _edge(total, TIE_RTOL * math.fsum(mags), alternative)
+        count = _count_reaching(np.sort(mags), edge, two_sided)
         return TestResult(name, statistic, float(min(count / float(1 << m), 1.0)))
 
     if seed is None:
@@ -149,10 +183,8 @@ def flip_units(
             f"got None"
         )
     sums = null(seed)
-    if alternative == "two-sided":
-        k = int(np.count_nonzero(np.abs(sums) >= threshold))
-    else:
-        k = int(np.count_nonzero((sums if alternative == "greater" else -sums) >= tail))
+    k = _count_null(np.abs(sums) if two_sided else sums if alternative == "greater" else -sums,
+                    total, mags, alternative)
     p = (k + 1) / (n_resamples + 1)
     return TestResult(name, statistic, p, exact=False, n_resamples=n_resamples,
                       mc_error=math.sqrt(p * (1.0 - p) / n_resamples))
@@ -258,5 +290,7 @@ def sign_flip(
     def null(stream: np.random.SeedSequence) -> np.ndarray:
         return paired_null(a_arr, b_arr, n_resamples=n_resamples, seed=stream)
 
-    return flip_units("sign-flip", _fsum_mean(d), d, null, n_resamples=n_resamples,
-                      seed=seed, described="nonzero differences", alternative=alternative)
+    total = math.fsum(d)
+    return flip_units("sign-flip", total / d.size, d, null, n_resamples=n_resamples,
+                      seed=seed, described="nonzero differences", alternative=alternative,
+                      total=total)

@@ -50,6 +50,9 @@ _PAD_COLUMNS = 4
 _FLAT_BINCOUNT = 2048
 """Below this many units one bincount counts a whole chunk; above, one per resample."""
 
+_ROW_DRAWS = 1 << 16
+"""From this many units the indices are drawn one resample at a time, not per chunk."""
+
 
 def _block_generator(seed: np.random.SeedSequence, block: int) -> np.random.Generator:
     child = np.random.SeedSequence(seed.entropy, spawn_key=tuple(seed.spawn_key) + (block,))
@@ -116,22 +119,35 @@ def _rows_per_chunk(n_units: int) -> int:
     return max(_PAD, _MAX_CELLS // max(n_units, 1) // _PAD * _PAD)
 
 
-def _counts(rng: np.random.Generator, rows: int, n_units: int) -> np.ndarray:
+def _counts(rng: np.random.Generator, rows: int, n_units: int, out: np.ndarray) -> np.ndarray:
     """How often each of ``n_units`` units is drawn in ``rows`` resamples of ``n_units``.
 
-    A float array of ``_padded(rows)`` rows (the padding rows are 0), ready for BLAS. The
-    indices are drawn as int64 in one call: numpy's stream is then the same however the
-    resamples are split into calls, so the counts never depend on the chunking.
+    Written into the first ``_padded(rows)`` rows of the float buffer ``out`` (the padding
+    rows set to 0) and returned as that view, ready for BLAS; the buffer is reused from
+    chunk to chunk, which spares a fresh allocation (page faults) per chunk. The indices
+    are drawn as int64, in one call or (from :data:`_ROW_DRAWS` units) one per resample:
+    numpy's stream is the same however the resamples are split into calls, so the counts
+    never depend on the chunking.
+
+    >>> out = np.empty((8, 3))
+    >>> c = _counts(np.random.default_rng(0), 2, 3, out)
+    >>> c.shape, c[:2].sum(axis=1).tolist(), bool(c[2:].any())
+    ((8, 3), [3.0, 3.0], False)
     """
+    counts = out[: _padded(rows)]
+    counts[rows:] = 0.0
+    if n_units >= _ROW_DRAWS:  # one resample's indices and counts stay in cache
+        for r in range(rows):
+            counts[r] = np.bincount(rng.integers(0, n_units, size=n_units), minlength=n_units)
+        return counts
     idx = rng.integers(0, n_units, size=(rows, n_units))
-    out = np.zeros((_padded(rows), n_units))
     if n_units < _FLAT_BINCOUNT:
         idx += np.arange(rows)[:, None] * n_units
-        out[:rows] = np.bincount(idx.ravel(), minlength=rows * n_units).reshape(rows, n_units)
+        counts[:rows] = np.bincount(idx.ravel(), minlength=rows * n_units).reshape(rows, n_units)
     else:  # one resample's counts stay in cache
         for r in range(rows):
-            out[r] = np.bincount(idx[r], minlength=n_units)
-    return out
+            counts[r] = np.bincount(idx[r], minlength=n_units)
+    return counts
 
 
 def bootstrap_sums(
@@ -199,9 +215,10 @@ def bootstrap_sums(
 
     def draw(rng: np.random.Generator, size: int) -> np.ndarray:
         result = np.empty((size, n_columns))
+        buffer = np.empty((_padded(min(size, rows_per_chunk)), n_rows))
         for start in range(0, size, rows_per_chunk):
             stop = min(size, start + rows_per_chunk)
-            product = _counts(rng, stop - start, n_rows) @ columns
+            product = _counts(rng, stop - start, n_rows, buffer) @ columns
             result[start:stop] = product[: stop - start, :n_columns] + n_rows * shift
         return result
 
@@ -235,13 +252,15 @@ def sign_flip_sums(
 
     def draw(rng: np.random.Generator, size: int) -> np.ndarray:
         result = np.empty((size, n_columns))
+        buffer = np.empty((_padded(min(size, rows_per_chunk)), n))  # reused, as in _counts
         for start in range(0, size, rows_per_chunk):
             stop = min(size, start + rows_per_chunk)
             # Whole 32-bit words: numpy's uint32 stream is the same however it is split
             # into calls, so the bits never depend on the chunking (uint8 draws would).
             words = rng.integers(0, 2**32 - 1, size=(stop - start, (n + 31) // 32),
                                  dtype=np.uint32, endpoint=True)
-            bits = np.zeros((_padded(stop - start), n))
+            bits = buffer[: _padded(stop - start)]
+            bits[stop - start:] = 0.0
             bits[: stop - start] = np.unpackbits(words.astype("<u4").view(np.uint8),
                                                  axis=1, count=n)
             # s_i = 2 bit_i - 1, so sum s_i d_i = 2 (bits @ d) - sum d

@@ -35,7 +35,7 @@ from ..core.errors import EvalbarsError
 from ..core.types import TestResult
 from . import mcnemar, permutation, signed_rank
 from .checks import _n_resamples, _seed, pair
-from .permutation import _fsum_mean
+from .permutation import fsum_mean
 from .tails import binomial_p, check_alternative, student_p
 
 __all__ = [
@@ -138,7 +138,7 @@ def paired_t(a: object, b: object, *, alternative: str = "two-sided") -> TestRes
     n = d.size
     if n < 2 or not np.any(d):
         return TestResult("paired-t", math.nan, 1.0)
-    mean = _fsum_mean(d)
+    mean = fsum_mean(d)
     var = math.fsum((d - mean) ** 2) / (n - 1)
     if var == 0.0:
         t = math.copysign(math.inf, mean)
