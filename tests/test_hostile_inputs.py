@@ -260,7 +260,7 @@ def test_a_directory_with_no_logs(capsys, tmp_path):
     folder.mkdir()
     write(folder, "notes.txt", "nothing here")
     refused(capsys, "compare", folder, naming=("empty_dir", "is a directory",
-                                               "no harness logs"))
+                                               "no harness log of a format"))
 
 
 def test_a_directory_where_a_file_is_expected(capsys, tmp_path):

@@ -137,7 +137,11 @@ def close(doc1, doc2, path: str = "") -> None:
         for k, (x, y) in enumerate(zip(doc1, doc2)):
             close(x, y, f"{path}[{k}]")
     elif isinstance(doc1, float) and isinstance(doc2, float) and doc1 != doc2:
-        assert doc2 == pytest.approx(doc1, rel=1e-12, abs=1e-10), (path, doc1, doc2)
+        # The design effect and effective n are ratios of two variances; when clusters
+        # nearly cancel (a design effect near 0, an effective n of 10^6 from 40 items) the
+        # rounding of sums added in another order grows by that ratio.
+        rel = 1e-9 if path.endswith((".design_effect", ".effective_n")) else 1e-12
+        assert doc2 == pytest.approx(doc1, rel=rel, abs=1e-10), (path, doc1, doc2)
     else:
         assert doc1 == doc2, (path, doc1, doc2)
 
