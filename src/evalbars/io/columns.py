@@ -75,6 +75,12 @@ def _auto_score(table: Table, exclude: Sequence[str]) -> str:
         c for c in table.names
         if c not in exclude and c.strip().lower() not in ID_NAMES and _numeric(table, c)
     ]
+    return the_numeric_column(table, numeric)
+
+
+def the_numeric_column(table: Table, numeric: Sequence[str]) -> str:
+    """The one numeric column left to hold the scores when none is named as such; else an
+    error naming the candidates (the in-memory reader and the engines say it alike)."""
     if len(numeric) == 1:
         return numeric[0]
     which = f"the numeric columns are {name_list(numeric)}" if numeric else "none is numeric"

@@ -31,6 +31,7 @@ from ..columns import (
     _distinct,
     _named_once,
     _resolve,
+    the_numeric_column,
 )
 from ..table import Table, name_list, short
 from ..validate import STRAY_SHARE
@@ -88,13 +89,7 @@ def _only_numeric(table: Table, backend, exclude: list[str]) -> str:
             f"sum(CASE WHEN ({score_status(backend.dialect.q(c), 'text', backend.dialect)}) = "
             f"{BAD} THEN 1 ELSE 0 END)" for c in text) + f" FROM {backend.src}")[0]
         numeric = [c for c in candidates if c in numeric or not counts[text.index(c)]]
-    if len(numeric) == 1:
-        return numeric[0]
-    which = f"the numeric columns are {name_list(numeric)}" if numeric else "none is numeric"
-    raise EvalbarsError(
-        f"cannot tell which column of {table.label} holds the scores: none is named "
-        f"{', '.join(SCORE_NAMES)} and {which}; columns: {name_list(table.names)}; "
-        f"pass score= (--score)")
+    return the_numeric_column(table, numeric)
 
 
 def _labels(table, name: str) -> tuple[np.ndarray, list]:
