@@ -28,8 +28,8 @@ from ..core.errors import EvalbarsError
 from ..core.progress import bootstrap_bar
 from ..io.inputs import read_scores, takes_load_options
 from ..report import format as fmt
-from ..report.labels import role
-from ..report.statement import _METHOD_WORDS, _TEST_WORDS, _unmeasured
+from ..report.labels import method_name, named_test, role
+from ..report.statement import _unmeasured
 from ..stats import multiplicity
 from ..stats.bootstrap import percentile_interval
 from . import measures
@@ -322,7 +322,7 @@ def ablation_statement(doc: dict) -> str:
     digits = fmt.decimals_for(doc["score_type"], head["high"] - head["low"])
     scores = {m["name"]: m for m in doc["models"]}
     unit = "%" if doc["score_type"] == "binary" else ""
-    test = _TEST_WORDS.get(gain["test"], gain["test"])
+    test = named_test(gain["test"])
     n_variants, n_tests = len(doc["variants"]), doc["correction"]["n_tests"]
     sentences = [
         f"On this {fmt.count(doc['n_items'])}-question evaluation set, "
@@ -332,7 +332,7 @@ def ablation_statement(doc: dict) -> str:
         f"{fmt.value(scores[baseline]['mean'], doc['score_type'], digits)}{unit}: a gain of "
         f"{_points(doc, gain['estimate'], digits)} ({fmt.level(level)} CI "
         f"{_ends(doc, head, digits)}, "
-        f"{_METHOD_WORDS.get(head['method'], head['method'])}; {test} p "
+        f"{method_name(head['method'])}; {test} p "
         f"{fmt.p_value(gain['p_value'])}, {_adjusted(doc, gain['p_adjusted'])}).",
         f"Removing one part at a time ({n_variants} variant{'s' if n_variants > 1 else ''} "
         f"of {full}, each against {full} on the same questions; p-values "

@@ -149,14 +149,27 @@ def _check_values(
         f"{_raw(col, r)} at {places(table.numbers([r]), table.positions)}"
         for r in bad[order[:MAX_LISTED]]
     ]
-    more = f" and {bad.size - MAX_LISTED} more" if bad.size > MAX_LISTED else ""
-    if col.kind in ("text", "object") and any(
-            isinstance(col.values[r], str) and not col.values[r].strip().isascii()
-            for r in bad[order].tolist()):
+    non_ascii = col.kind in ("text", "object") and any(
+        isinstance(col.values[r], str) and not col.values[r].strip().isascii()
+        for r in bad[order].tolist())
+    raise bad_scores_error(name, table.label, int(bad.size), shown, non_ascii, hint)
+
+
+def bad_scores_error(column: str, label: str, total: int, shown: list[str],
+                     non_ascii: bool, hint: str = "") -> EvalbarsError:
+    """The error for ``total`` score cells of ``column`` that are not finite numbers,
+    ``shown`` the first of them ('x at line 3'); the in-memory reader and the engines
+    word it alike.
+
+    >>> print(bad_scores_error("score", "'a.csv'", 1, ["'x' at line 3"], False))
+    column 'score' of 'a.csv' has 1 value that is not a finite number within \u00b11e100: 'x' at line 3; scores must be such numbers or true/false (leave a cell empty for a missing score)
+    """
+    more = f" and {total - MAX_LISTED} more" if total > MAX_LISTED else ""
+    if non_ascii:
         hint = "; only the ASCII digits 0-9 are read as digits" + hint
-    raise EvalbarsError(
-        f"column {name!r} of {table.label} has {bad.size} value{'s' if bad.size > 1 else ''} "
-        f"that {'are' if bad.size > 1 else 'is'} not a finite number within \u00b11e100: "
+    return EvalbarsError(
+        f"column {column!r} of {label} has {total} value{'s' if total > 1 else ''} "
+        f"that {'are' if total > 1 else 'is'} not a finite number within \u00b11e100: "
         f"{', '.join(shown)}{more}; scores must be such numbers or true/false (leave a cell "
         f"empty for a missing score){hint}"
     )

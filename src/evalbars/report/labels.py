@@ -21,7 +21,7 @@ from . import format as fmt
 
 __all__ = ["METHOD_WORDS", "TEST_WORDS", "axis_label", "digits", "estimate_text", "fixed",
            "gap_label", "interval_text", "level", "method_name", "number_text", "percent_like",
-           "role", "scalar", "share"]
+           "role", "scalar", "share", "named_test"]
 
 METHOD_WORDS = {
     "wilson": "Wilson", "wald": "Wald", "clt": "CLT", "clopper-pearson": "Clopper-Pearson",
@@ -56,6 +56,15 @@ def method_name(identifier: object) -> str:
     """
     text = str(identifier)
     return METHOD_WORDS.get(text) or TEST_WORDS.get(text) or _CORRECTION_WORDS.get(text, text)
+
+
+def named_test(identifier: str) -> str:
+    """A paired test as a paper names it; a test without a name is shown as it is.
+
+    >>> named_test("mcnemar-exact"), named_test("paired-t")
+    ('exact McNemar', 'paired-t')
+    """
+    return TEST_WORDS.get(identifier, identifier)
 
 
 def role(what: str, name: str) -> str:

@@ -9,8 +9,7 @@ from scipy.special import ndtri
 
 from ..stats.equivalence import INTERVAL_WORDS
 from . import format as fmt
-from .labels import METHOD_WORDS as _METHOD_WORDS
-from .labels import TEST_WORDS as _TEST_WORDS
+from .labels import method_name, named_test
 
 UNMEASURED = ("Each model was scored once per question, no training seeds were varied and "
               "no question clusters were given, so these intervals reflect question "
@@ -91,7 +90,7 @@ def _score_phrase(model: dict, score_type: str, level: float, first: bool) -> st
             f"{fmt.value(high, score_type, digits)}")
     mean = fmt.value(model["mean"], score_type, digits) + unit
     if first:
-        method = _METHOD_WORDS.get(interval["method"], interval["method"])
+        method = method_name(interval["method"])
         method += ", cut to the 0–100% scale" if cut else ""
         return f"{model['name']} scored {mean} ({fmt.level(level)} CI {ends}, {method})"
     return f"{model['name']} {mean} ({ends}{', cut to the scale' if cut else ''})"
@@ -109,7 +108,7 @@ def _bound_phrase(model: dict, interval: dict, score_type: str, level: float,
     mean = fmt.value(model["mean"], score_type, digits) + ("%" if score_type == "binary" else "")
     ends = fmt.ends(interval, score_type, digits)
     if first:
-        method = _METHOD_WORDS.get(interval["method"], interval["method"])
+        method = method_name(interval["method"])
         kind = f"one-sided {fmt.level(level)} bound"
         return f"{model['name']} scored {mean} ({kind}: {ends}, {method})"
     return f"{model['name']} {mean} ({ends})"
@@ -167,7 +166,7 @@ def _power_sentence(sd_diff: float, n: int, alpha: float, score_type: str,
 def _disagreement_sentence(doc: dict, test: dict) -> str:
     a, b = doc["difference"]["a"], doc["difference"]["b"]
     agreement = doc["agreement"]
-    p = f"{_TEST_WORDS.get(test['name'], test['name'])} p {fmt.p_value(test['p_value'])}"
+    p = f"{named_test(test['name'])} p {fmt.p_value(test['p_value'])}"
     if "n_resamples" in test:
         p += f", {fmt.count(test['n_resamples'])} resamples"
     if "a_only" in agreement:
@@ -192,7 +191,7 @@ def compare_statement(doc: dict) -> str:
     difference = doc["difference"]
     a, b = difference["a"], difference["b"]
     interval = _headline(difference["intervals"])
-    method = _METHOD_WORDS.get(interval["method"], interval["method"])
+    method = method_name(interval["method"])
     resamples = doc["settings"]["n_resamples"]
     gap = difference["estimate"]
     unit = " points" if score_type == "binary" else ""
@@ -269,7 +268,7 @@ def one_sided_statement(doc: dict) -> str:
     digits = fmt.decimals_for(score_type, 2 * abs(gap - bound) if bound is not None else 0.0)
     unit = " points" if score_type == "binary" else ""
     better = "better" if greater else "worse"
-    how = (f"{_METHOD_WORDS.get(interval['method'], interval['method'])} one-sided "
+    how = (f"{method_name(interval['method'])} one-sided "
            f"{fmt.level(level)} bound")
     if interval["method"].startswith("paired-bootstrap"):
         how += f", {fmt.count(settings['n_resamples'])} resamples"
@@ -290,7 +289,7 @@ def one_sided_statement(doc: dict) -> str:
                           f"do not show that {b} is {better} than {a}; a one-sided test says "
                           "nothing about a gap the other way.")
     test = doc["tests"][0]
-    p = f"{_TEST_WORDS.get(test['name'], test['name'])} one-sided p {fmt.p_value(test['p_value'])}"
+    p = f"{named_test(test['name'])} one-sided p {fmt.p_value(test['p_value'])}"
     if "n_resamples" in test:
         p += f", {fmt.count(test['n_resamples'])} resamples"
     agrees = shown_bound == (test["p_value"] < 1 - level)

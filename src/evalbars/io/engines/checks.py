@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ...core.errors import EvalbarsError
+from ..cells import bad_scores_error
 from ..table import MAX_LISTED, name_list, short
 from . import places
 from .sql import BAD, EMPTY, canonical
@@ -89,14 +90,8 @@ def bad_scores(ctx: Context) -> None:
         text, label = places.where(ctx.source, ctx.backend, [(file, row)], 1)
         cell = repr(float(raw)) if numeric else short(raw, 30)
         shown.append(f"{cell} at {text}" if text else cell)
-    more = f" and {total - MAX_LISTED} more" if total > MAX_LISTED else ""
-    hint = "; only the ASCII digits 0-9 are read as digits" if any(
-        isinstance(raw, str) and not raw.strip().isascii() for *_, raw in found) else ""
-    raise EvalbarsError(
-        f"column {ctx.roles['score']!r} of {ctx.source.label} has {total} "
-        f"value{'s' if total > 1 else ''} that {'are' if total > 1 else 'is'} not a finite "
-        f"number within \u00b11e100: {', '.join(shown)}{more}; scores must be such numbers "
-        f"or true/false (leave a cell empty for a missing score){hint}")
+    non_ascii = any(isinstance(raw, str) and not raw.strip().isascii() for *_, raw in found)
+    raise bad_scores_error(ctx.roles["score"], ctx.source.label, total, shown, non_ascii)
 
 
 def _key(ctx: Context, row: tuple) -> str:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from ...stats import multiplicity
 from .. import format as fmt
-from ..statement import _METHOD_WORDS, _TEST_WORDS, _unmeasured
+from ..labels import method_name, named_test
+from ..statement import _unmeasured
 from .blocks import closing_lines, markdown_closing, md_table, source_lines, table
 
 
@@ -74,7 +75,7 @@ def select_statement(doc: dict) -> str:
         f"On {where}, {_many(n_cand, 'candidate')} answered the same questions as the "
         f"baseline {baseline}. The best, {winner}, scores "
         f"{_versus(doc, best['estimate'], digits, 'it')} ({fmt.level(level)} CI "
-        f"{_ends(doc, head, digits)}, {_METHOD_WORDS.get(head['method'], head['method'])}, "
+        f"{_ends(doc, head, digits)}, {method_name(head['method'])}, "
         "not adjusted for the choice).",
         f"{null_of} would beat the baseline by {_gain_in_units(doc, null['mean'], digits)} "
         f"on average on data like these (95th percentile "
@@ -107,12 +108,12 @@ def select_statement(doc: dict) -> str:
                          "for choosing (a held-out split).")
     else:
         interval = confirm["intervals"][0]
-        test = _TEST_WORDS.get(confirm["test"], confirm["test"])
+        test = named_test(confirm["test"])
         sentences.append(
             f"Confirmed once on the {fmt.count(confirm['n_items'])} held-out questions, "
             f"{winner} scores {_versus(doc, confirm['estimate'], digits, baseline)} "
             f"({fmt.level(level)} CI {_ends(doc, interval, digits)}, "
-            f"{_METHOD_WORDS.get(interval['method'], interval['method'])}; {test} "
+            f"{method_name(interval['method'])}; {test} "
             f"{_p(confirm['p_value'])}). This held-out comparison is the result; the "
             "numbers from the selection questions are biased upward by the choice.")
     sentences.append(_unmeasured(doc))
