@@ -19,6 +19,10 @@ less than the wall time; a case using both cores has a CPU ratio above its wall 
   on a few and extrapolated);
 - whole process: ``evalbars compare`` on a 10,000-item continuous CSV, and
   ``evalbars --help``.
+
+With numba installed (``evalbars[fast]``) the large cases count their resamples with the
+compiled kernel, its import and loading (about 0.4 s) inside the timed call; each of those
+is run again with ``EVALBARS_NO_NUMBA=1``, numpy alone, for the same numbers.
 """
 from __future__ import annotations
 
@@ -108,9 +112,24 @@ def child(case: str, b: int) -> dict:
     return {"seconds": seconds, "cpu": cpu, "mb": (peak - base) / 1024}
 
 
-def run_child(case: str, b: int) -> dict:
+def has_numba() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("numba") is not None
+
+
+def kernel() -> str:
+    if not has_numba():
+        return "numba not installed: numpy counts every resample"
+    import numba
+
+    return f"numba {numba.__version__}: the compiled kernel counts the large cases"
+
+
+def run_child(case: str, b: int, numpy_only: bool = False) -> dict:
+    env = dict(os.environ, EVALBARS_NO_NUMBA="1") if numpy_only else None
     out = subprocess.run([sys.executable, __file__, "--child", case, "--resamples", str(b)],
-                         capture_output=True, text=True, check=True)
+                         capture_output=True, text=True, check=True, env=env)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -148,13 +167,16 @@ def main() -> None:
     b = args.resamples
     load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
     print(f"B = {b:,} resamples; floor = numpy PCG64 drawing the B x n int64 indices once, "
-          f"one thread; {os.cpu_count()} cores; load average {load}")
+          f"one thread; {os.cpu_count()} cores; load average {load}; {kernel()}")
     rows = []
     sizes = (100_000,) if args.skip_million else (100_000, 1_000_000)
     for n in sizes:
         base = floor(n, b)
         found = run_child(f"compare:{n}", b)
         rows.append((f"compare, 2 continuous models, {n:,} items", found, base))
+        if has_numba():
+            rows.append(("  numpy alone (EVALBARS_NO_NUMBA=1)",
+                         run_child(f"compare:{n}", b, numpy_only=True), base))
     base = floor(10_000, b)
     rows.append(("leaderboard, 20 continuous x 10,000 items, 190 pairs",
                  run_child("leaderboard", b), base))

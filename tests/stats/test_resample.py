@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+from evalbars.stats import draw_counts
 from evalbars.stats import resample as _resample
 from evalbars.stats.resample import BLOCK, bootstrap_sums, sign_flip_sums
 
@@ -129,5 +130,5 @@ def test_drawing_one_resample_at_a_time_draws_the_same_counts(monkeypatch):
     # Large item sets draw each resample's indices alone: the same stream as one call.
     x = np.random.default_rng(9).normal(size=(3000, 2))
     whole = bootstrap_sums(x, n_resamples=40, seed=seed())
-    monkeypatch.setattr(_resample, "_ROW_DRAWS", 2048)
+    monkeypatch.setattr(draw_counts, "_ROW_DRAWS", 2048)
     assert np.array_equal(whole, bootstrap_sums(x, n_resamples=40, seed=seed()))

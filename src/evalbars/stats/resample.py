@@ -35,6 +35,9 @@ from typing import Callable
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
+from .draw_counts import KERNEL_CELLS, counter
+from .draw_counts import padded as _padded
+
 BLOCK = 512
 """Resamples drawn from one random stream. Fixed: changing it changes every number."""
 
@@ -46,13 +49,6 @@ _PAD = 8
 
 _PAD_COLUMNS = 4
 """The columns of every product are padded with zeros to a multiple of this."""
-
-_FLAT_BINCOUNT = 2048
-"""Below this many units one bincount counts a whole chunk; above, one per resample."""
-
-_ROW_DRAWS = 1 << 16
-"""From this many units the indices are drawn one resample at a time, not per chunk."""
-
 
 def _block_generator(seed: np.random.SeedSequence, block: int) -> np.random.Generator:
     child = np.random.SeedSequence(seed.entropy, spawn_key=tuple(seed.spawn_key) + (block,))
@@ -104,10 +100,6 @@ def _run_blocks(
     return out
 
 
-def _padded(n: int, multiple: int = _PAD) -> int:
-    return -(-n // multiple) * multiple
-
-
 def _padded_columns(columns: np.ndarray) -> np.ndarray:
     """``columns`` (K, m) with zero columns appended up to a multiple of :data:`_PAD_COLUMNS`."""
     out = np.zeros((columns.shape[0], _padded(columns.shape[1], _PAD_COLUMNS)))
@@ -117,37 +109,6 @@ def _padded_columns(columns: np.ndarray) -> np.ndarray:
 
 def _rows_per_chunk(n_units: int) -> int:
     return max(_PAD, _MAX_CELLS // max(n_units, 1) // _PAD * _PAD)
-
-
-def _counts(rng: np.random.Generator, rows: int, n_units: int, out: np.ndarray) -> np.ndarray:
-    """How often each of ``n_units`` units is drawn in ``rows`` resamples of ``n_units``.
-
-    Written into the first ``_padded(rows)`` rows of the float buffer ``out`` (the padding
-    rows set to 0) and returned as that view, ready for BLAS; the buffer is reused from
-    chunk to chunk, which spares a fresh allocation (page faults) per chunk. The indices
-    are drawn as int64, in one call or (from :data:`_ROW_DRAWS` units) one per resample:
-    numpy's stream is the same however the resamples are split into calls, so the counts
-    never depend on the chunking.
-
-    >>> out = np.empty((8, 3))
-    >>> c = _counts(np.random.default_rng(0), 2, 3, out)
-    >>> c.shape, c[:2].sum(axis=1).tolist(), bool(c[2:].any())
-    ((8, 3), [3.0, 3.0], False)
-    """
-    counts = out[: _padded(rows)]
-    counts[rows:] = 0.0
-    if n_units >= _ROW_DRAWS:  # one resample's indices and counts stay in cache
-        for r in range(rows):
-            counts[r] = np.bincount(rng.integers(0, n_units, size=n_units), minlength=n_units)
-        return counts
-    idx = rng.integers(0, n_units, size=(rows, n_units))
-    if n_units < _FLAT_BINCOUNT:
-        idx += np.arange(rows)[:, None] * n_units
-        counts[:rows] = np.bincount(idx.ravel(), minlength=rows * n_units).reshape(rows, n_units)
-    else:  # one resample's counts stay in cache
-        for r in range(rows):
-            counts[r] = np.bincount(idx[r], minlength=n_units)
-    return counts
 
 
 def bootstrap_sums(
@@ -213,12 +174,15 @@ def bootstrap_sums(
     columns = _padded_columns(unit_sums - shift)
     rows_per_chunk = _rows_per_chunk(n_rows)
 
+    compiled = n_resamples * n_rows >= KERNEL_CELLS
+
     def draw(rng: np.random.Generator, size: int) -> np.ndarray:
         result = np.empty((size, n_columns))
         buffer = np.empty((_padded(min(size, rows_per_chunk)), n_rows))
+        counts = counter(rng, n_rows, total_rows=size, compiled=compiled)
         for start in range(0, size, rows_per_chunk):
             stop = min(size, start + rows_per_chunk)
-            product = _counts(rng, stop - start, n_rows, buffer) @ columns
+            product = counts(stop - start, buffer) @ columns
             result[start:stop] = product[: stop - start, :n_columns] + n_rows * shift
         return result
 
@@ -252,7 +216,7 @@ def sign_flip_sums(
 
     def draw(rng: np.random.Generator, size: int) -> np.ndarray:
         result = np.empty((size, n_columns))
-        buffer = np.empty((_padded(min(size, rows_per_chunk)), n))  # reused, as in _counts
+        buffer = np.empty((_padded(min(size, rows_per_chunk)), n))  # reused from chunk to chunk
         for start in range(0, size, rows_per_chunk):
             stop = min(size, start + rows_per_chunk)
             # Whole 32-bit words: numpy's uint32 stream is the same however it is split

@@ -1,0 +1,154 @@
+"""How often each unit is drawn in each bootstrap resample: numpy, or a compiled kernel.
+
+Both ways give the same counts from the same generator, bit for bit. numpy's
+``Generator.integers(0, n)`` (n < 2**32) takes one 32-bit word of the stream per draw
+(PCG64 hands out the low, then the high half of each 64-bit output) and makes it an index
+by Lemire's multiply-shift, taking the next word when the low half of the product falls
+below ``(2**32 - n) % n``. The kernel (:mod:`evalbars.stats.counts_kernel`, compiled by
+numba, the optional extra ``evalbars[fast]``) reads the same words from ``random_raw``
+(half the generator's time per draw), repeats that arithmetic and adds each draw to its
+count in place: no index array, no ``bincount``, no copy into floats.
+
+The kernel is used where the work pays for importing numba and loading the cached kernel
+(about 0.4 s, once per process): from :data:`KERNEL_CELLS` draws, with numba installed,
+unless the environment sets ``EVALBARS_NO_NUMBA=1``. The first use on a machine also
+compiles it (about 1 s).
+"""
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import sys
+from typing import Callable
+
+import numpy as np
+
+KERNEL_CELLS = 400_000_000
+"""Draws (resamples x units) from which the compiled kernel counts, if numba is present."""
+
+_FLAT_BINCOUNT = 2048
+"""Below this many units one bincount counts a whole chunk; above, one per resample."""
+
+_ROW_DRAWS = 1 << 16
+"""From this many units the indices are drawn one resample at a time, not per chunk."""
+
+_RAW_WORDS = 1 << 16
+"""Most 64-bit words the kernel asks the generator for at once (512 kB, kept in cache)."""
+
+Counter = Callable[[int, np.ndarray], np.ndarray]
+"""``counter(rows, out)``: the next ``rows`` resamples' counts, in the float buffer ``out``."""
+
+
+def padded(n: int, multiple: int = 8) -> int:
+    """``n`` rounded up to a multiple of ``multiple``.
+
+    >>> padded(13), padded(16), padded(5, 4)
+    (16, 16, 8)
+    """
+    return -(-n // multiple) * multiple
+
+
+def numpy_counts(rng: np.random.Generator, rows: int, n_units: int, out: np.ndarray) -> np.ndarray:
+    """How often each of ``n_units`` units is drawn in ``rows`` resamples of ``n_units``.
+
+    Written into the first ``padded(rows)`` rows of the float buffer ``out`` (the padding
+    rows set to 0) and returned as that view, ready for BLAS; the buffer is reused from
+    chunk to chunk, which spares a fresh allocation (page faults) per chunk. The indices
+    are drawn as int64, in one call or (from :data:`_ROW_DRAWS` units) one per resample:
+    numpy's stream is the same however the resamples are split into calls, so the counts
+    never depend on the chunking.
+
+    >>> out = np.empty((8, 3))
+    >>> c = numpy_counts(np.random.default_rng(0), 2, 3, out)
+    >>> c.shape, c[:2].sum(axis=1).tolist(), bool(c[2:].any())
+    ((8, 3), [3.0, 3.0], False)
+    """
+    counts = out[: padded(rows)]
+    counts[rows:] = 0.0
+    if n_units >= _ROW_DRAWS:  # one resample's indices and counts stay in cache
+        for r in range(rows):
+            counts[r] = np.bincount(rng.integers(0, n_units, size=n_units), minlength=n_units)
+        return counts
+    idx = rng.integers(0, n_units, size=(rows, n_units))
+    if n_units < _FLAT_BINCOUNT:
+        idx += np.arange(rows)[:, None] * n_units
+        counts[:rows] = np.bincount(idx.ravel(), minlength=rows * n_units).reshape(rows, n_units)
+    else:  # one resample's counts stay in cache
+        for r in range(rows):
+            counts[r] = np.bincount(idx[r], minlength=n_units)
+    return counts
+
+
+@functools.cache
+def _kernel() -> Callable | None:
+    """The compiled counting kernel, or None where numba is absent or switched off."""
+    if os.environ.get("EVALBARS_NO_NUMBA", "") not in ("", "0"):
+        return None
+    if sys.byteorder != "little" or importlib.util.find_spec("numba") is None:
+        return None
+    from .counts_kernel import count_draws
+
+    return count_draws
+
+
+class KernelCounter:
+    """Counts of one block's resamples from the kernel, words carried from chunk to chunk.
+
+    ``rng`` is the block's PCG64 generator, holding no half-used word, and ``total_rows`` the resamples the
+    block will ask for: the words are drawn as they are needed, at most
+    :data:`_RAW_WORDS` at a time, so a block draws scarcely more than it uses.
+
+    >>> out = np.empty((8, 5))
+    >>> counter = KernelCounter(np.random.default_rng(3), 5, total_rows=2)
+    >>> same = numpy_counts(np.random.default_rng(3), 2, 5, np.empty((8, 5)))
+    >>> bool(np.array_equal(counter(2, out), same)) if _kernel() else True
+    True
+    """
+
+    def __init__(self, rng: np.random.Generator, n_units: int, *, total_rows: int) -> None:
+        self.rng, self.n_units = rng, n_units
+        self.threshold = np.uint64((2**32 - n_units) % n_units)
+        self.left = total_rows * n_units  # draws this block still has to make
+        self.words = np.empty(0, dtype=np.uint32)
+        self.tally = np.zeros(n_units, dtype=np.uint8)
+        self.position = 0
+        self.count = _kernel()
+
+    def __call__(self, rows: int, out: np.ndarray) -> np.ndarray:
+        counts = out[: padded(rows)]
+        counts[rows:] = 0.0
+        row = item = 0
+        while True:
+            self.position, row, item = self.count(
+                self.words, self.position, self.n_units, self.threshold, counts[:rows],
+                self.tally, row, item)
+            if row == rows:
+                break
+            self._refill(still_needed=self.left - row * self.n_units - item)
+        self.left -= rows * self.n_units
+        return counts
+
+    def _refill(self, still_needed: int) -> None:
+        rest = self.words[self.position:]
+        wanted = max(8, min(_RAW_WORDS, (still_needed - rest.size + 1) // 2 + 8))
+        fresh = self.rng.bit_generator.random_raw(wanted).view(np.uint32)
+        self.words = np.concatenate([rest, fresh]) if rest.size else fresh
+        self.position = 0
+
+
+def counter(rng: np.random.Generator, n_units: int, *, total_rows: int,
+            compiled: bool) -> Counter:
+    """The counts of a block's resamples, by the kernel when ``compiled`` and available.
+
+    Identical either way. The kernel needs a PCG64 generator holding no half-used word
+    (as a fresh one: it reads whole 64-bit words from the stream) and 2 units or more.
+
+    >>> c = counter(np.random.default_rng(0), 3, total_rows=2, compiled=False)
+    >>> c(2, np.empty((8, 3)))[:2].sum(axis=1).tolist()
+    [3.0, 3.0]
+    """
+    if (compiled and 2 <= n_units < 2**31 and type(rng.bit_generator) is np.random.PCG64
+            and not rng.bit_generator.state["has_uint32"] and _kernel() is not None):
+        return KernelCounter(rng, n_units, total_rows=total_rows)
+    return lambda rows, out: numpy_counts(rng, rows, n_units, out)

@@ -1,0 +1,93 @@
+"""The compiled counting kernel draws the very counts numpy draws, bit for bit."""
+import numpy as np
+import pytest
+
+from evalbars.stats import draw_counts, resample
+from evalbars.stats.draw_counts import KernelCounter, counter, numpy_counts
+
+pytest.importorskip("numba")
+
+
+def both(n, seed, chunks, total=None):
+    """The kernel's and numpy's counts of the same block, asked for in ``chunks``."""
+    total = total or sum(chunks)
+    kernel = counter(np.random.default_rng(seed), n, total_rows=total, compiled=True)
+    plain = counter(np.random.default_rng(seed), n, total_rows=total, compiled=False)
+    assert isinstance(kernel, KernelCounter) and not isinstance(plain, KernelCounter)
+    out = []
+    for rows in chunks:
+        shape = (draw_counts.padded(rows), n)
+        out.append((kernel(rows, np.full(shape, 7.0)).copy(), plain(rows, np.full(shape, 7.0))))
+    return out
+
+
+# Every numpy path: one bincount per chunk (< 2048 units), per row of a chunk's draw,
+# per resample drawn alone (>= 65,536); a power of two (no rejection possible).
+@pytest.mark.parametrize("n", [2, 3, 17, 1000, 2047, 2048, 4096, 65535, 65536, 100_003])
+def test_kernel_counts_equal_numpy_counts(n):
+    for kernel, plain in both(n, seed=n, chunks=[8, 13, 1, 8]):
+        assert np.array_equal(kernel, plain)
+        assert kernel.shape[0] % 8 == 0 and not kernel[kernel.sum(axis=1) == 0].any()
+
+
+def test_words_running_out_mid_row_resume_where_they_stopped(monkeypatch):
+    # 64 words at a time: every row is cut many times; the counts do not change.
+    monkeypatch.setattr(draw_counts, "_RAW_WORDS", 64)
+    for kernel, plain in both(5000, seed=1, chunks=[3, 5, 8]):
+        assert np.array_equal(kernel, plain)
+
+
+def test_rejected_words_are_skipped_as_numpy_skips_them():
+    # n = 10**6: a word is rejected when its product's low half is below
+    # (2**32 - n) % n = 967,296, about 2.3 words in 10,000. Check the stream has some.
+    n = 10**6
+    words = np.random.default_rng(5).bit_generator.random_raw(n).view(np.uint32)[:n]
+    low = (words.astype(np.uint64) * np.uint64(n)) & np.uint64(0xFFFFFFFF)
+    assert int(np.sum(low < (2**32 - n) % n)) > 100
+    for kernel, plain in both(n, seed=5, chunks=[1, 1]):
+        assert np.array_equal(kernel, plain)
+
+
+def test_bootstrap_sums_are_the_same_with_and_without_the_kernel(monkeypatch):
+    x = np.random.default_rng(2).normal(size=(3001, 3))
+    monkeypatch.setattr(resample, "KERNEL_CELLS", 0)
+    compiled = resample.bootstrap_sums(x, n_resamples=1100, seed=np.random.SeedSequence(4))
+    monkeypatch.setattr(resample, "KERNEL_CELLS", 10**18)
+    plain = resample.bootstrap_sums(x, n_resamples=1100, seed=np.random.SeedSequence(4))
+    assert np.array_equal(compiled, plain)
+
+
+def test_the_environment_can_switch_the_kernel_off(monkeypatch):
+    monkeypatch.setenv("EVALBARS_NO_NUMBA", "1")
+    draw_counts._kernel.cache_clear()
+    try:
+        chosen = counter(np.random.default_rng(0), 10, total_rows=2, compiled=True)
+        assert not isinstance(chosen, KernelCounter)
+        assert np.array_equal(chosen(2, np.empty((8, 10))),
+                              numpy_counts(np.random.default_rng(0), 2, 10, np.empty((8, 10))))
+    finally:
+        draw_counts._kernel.cache_clear()
+
+
+def test_a_generator_other_than_pcg64_or_holding_half_a_word_is_counted_by_numpy():
+    rng = np.random.Generator(np.random.SFC64(0))
+    assert not isinstance(counter(rng, 10, total_rows=1, compiled=True), KernelCounter)
+    rng = np.random.default_rng(0)
+    rng.integers(0, 10)  # one 32-bit half used, the other held for the next draw
+    assert not isinstance(counter(rng, 10, total_rows=1, compiled=True), KernelCounter)
+
+
+def test_a_unit_drawn_more_than_255_times_is_counted_whole():
+    # The kernel tallies in bytes; 300 draws of unit 7 out of 300 wrap its byte once.
+    from evalbars.stats.counts_kernel import count_draws
+
+    n = 300
+    threshold = (2**32 - n) % n
+    word = (7 << 32) // n + 2  # (word * n) >> 32 == 7, and the low half is above threshold
+    assert (word * n) >> 32 == 7 and (word * n) % 2**32 >= threshold
+    words = np.full(n, word, dtype=np.uint32)
+    counts, tally = np.zeros((1, n)), np.zeros(n, dtype=np.uint8)
+    assert count_draws(words, 0, n, np.uint64(threshold), counts, tally, 0, 0) == (n, 1, 0)
+    expected = np.zeros(n)
+    expected[7] = 300
+    assert np.array_equal(counts[0], expected)
