@@ -1,4 +1,6 @@
 """The compiled counting kernel draws the very counts numpy draws, bit for bit."""
+import sys
+
 import numpy as np
 import pytest
 
@@ -6,6 +8,11 @@ from evalbars.stats import draw_counts, resample
 from evalbars.stats.draw_counts import KernelCounter, counter, numpy_counts
 
 pytest.importorskip("numba")
+
+
+@pytest.fixture(autouse=True)
+def kernel_loaded():
+    assert draw_counts.load_kernel() is not None
 
 
 def both(n, seed, chunks, total=None):
@@ -59,14 +66,15 @@ def test_bootstrap_sums_are_the_same_with_and_without_the_kernel(monkeypatch):
 
 def test_the_environment_can_switch_the_kernel_off(monkeypatch):
     monkeypatch.setenv("EVALBARS_NO_NUMBA", "1")
-    draw_counts._kernel.cache_clear()
+    draw_counts.available.cache_clear()
     try:
         chosen = counter(np.random.default_rng(0), 10, total_rows=2, compiled=True)
         assert not isinstance(chosen, KernelCounter)
         assert np.array_equal(chosen(2, np.empty((8, 10))),
                               numpy_counts(np.random.default_rng(0), 2, 10, np.empty((8, 10))))
+        assert draw_counts.load_kernel() is None
     finally:
-        draw_counts._kernel.cache_clear()
+        draw_counts.available.cache_clear()
 
 
 def test_a_generator_other_than_pcg64_or_holding_half_a_word_is_counted_by_numpy():
@@ -91,3 +99,13 @@ def test_a_unit_drawn_more_than_255_times_is_counted_whole():
     expected = np.zeros(n)
     expected[7] = 300
     assert np.array_equal(counts[0], expected)
+
+
+def test_a_kernel_that_cannot_load_leaves_numpy_counting_with_a_warning(monkeypatch):
+    monkeypatch.setattr(draw_counts, "_loaded", [])
+    monkeypatch.setattr(draw_counts, "_loading", [])
+    monkeypatch.setitem(sys.modules, "evalbars.stats.counts_kernel", None)  # import fails
+    with pytest.warns(RuntimeWarning, match="numpy counts the resamples"):
+        assert draw_counts.load_kernel() is None
+    chosen = counter(np.random.default_rng(0), 10, total_rows=2, compiled=True)
+    assert not isinstance(chosen, KernelCounter)

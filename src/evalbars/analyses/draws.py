@@ -30,6 +30,7 @@ import numpy as np
 from ..core.seeding import child_seed
 from ..core.types import TestResult
 from ..stats import bootstrap, cluster_resampling, permutation
+from ..stats.draw_counts import start_loading
 from ..stats.resample import sign_flip_sums
 
 PLAN, CLUSTER_PLAN = "plan", "cluster-plan"
@@ -69,6 +70,7 @@ class Draws:
                  progress: Callable[[int], None] | None = None) -> None:
         self.data, self.seed, self.n_resamples, self.progress = data, seed, n_resamples, progress
         self._found: dict[str, np.ndarray] = {}
+        start_loading(n_resamples * data.x.shape[0])  # a big plan's kernel, in the background
 
     def _once(self, key: str, compute: Callable[[], np.ndarray]) -> np.ndarray:
         if key not in self._found:

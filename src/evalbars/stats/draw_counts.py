@@ -20,6 +20,8 @@ import functools
 import importlib.util
 import os
 import sys
+import threading
+import warnings
 from typing import Callable
 
 import numpy as np
@@ -81,15 +83,62 @@ def numpy_counts(rng: np.random.Generator, rows: int, n_units: int, out: np.ndar
 
 
 @functools.cache
-def _kernel() -> Callable | None:
-    """The compiled counting kernel, or None where numba is absent or switched off."""
+def available() -> bool:
+    """Whether the kernel can be used here: numba installed, not switched off."""
     if os.environ.get("EVALBARS_NO_NUMBA", "") not in ("", "0"):
-        return None
-    if sys.byteorder != "little" or importlib.util.find_spec("numba") is None:
-        return None
-    from .counts_kernel import count_draws
+        return False
+    return sys.byteorder == "little" and importlib.util.find_spec("numba") is not None
 
-    return count_draws
+
+_loaded: list[Callable] = []
+_loading: list[threading.Thread] = []
+_lock = threading.Lock()
+
+
+def _load() -> None:
+    try:
+        from .counts_kernel import count_draws
+
+        # The first call loads the compiled code from numba's cache (or compiles it).
+        count_draws(np.zeros(2, np.uint32), 0, 2, np.uint64(0), np.zeros((1, 2)),
+                    np.zeros(2, np.uint8), 0, 0)
+    except Exception as error:  # a broken numba: numpy counts, the same numbers
+        warnings.warn(f"evalbars: the compiled counting kernel could not be loaded ({error}); "
+                      "numpy counts the resamples (the same numbers, more slowly)",
+                      RuntimeWarning, stacklevel=1)
+        return
+    _loaded.append(count_draws)
+
+
+def _loader() -> threading.Thread:
+    with _lock:
+        if not _loading:
+            _loading.append(threading.Thread(target=_load, name="evalbars-kernel", daemon=True))
+            _loading[0].start()
+        return _loading[0]
+
+
+def start_loading(draws: int) -> None:
+    """Begin loading the kernel in a background thread, once, if ``draws`` call for it.
+
+    Resample blocks that start before it is ready count with numpy (the same counts), so
+    the import overlaps the first blocks instead of delaying them.
+    """
+    if draws >= KERNEL_CELLS and available():
+        _loader()
+
+
+def load_kernel() -> Callable | None:
+    """The kernel, loaded now (waiting for a background load), or None if unavailable."""
+    if not available():
+        return None
+    _loader().join()
+    return ready_kernel()
+
+
+def ready_kernel() -> Callable | None:
+    """The kernel if it is loaded already, else None."""
+    return _loaded[0] if _loaded else None
 
 
 class KernelCounter:
@@ -102,7 +151,7 @@ class KernelCounter:
     >>> out = np.empty((8, 5))
     >>> counter = KernelCounter(np.random.default_rng(3), 5, total_rows=2)
     >>> same = numpy_counts(np.random.default_rng(3), 2, 5, np.empty((8, 5)))
-    >>> bool(np.array_equal(counter(2, out), same)) if _kernel() else True
+    >>> bool(np.array_equal(counter(2, out), same)) if available() else True
     True
     """
 
@@ -113,7 +162,7 @@ class KernelCounter:
         self.words = np.empty(0, dtype=np.uint32)
         self.tally = np.zeros(n_units, dtype=np.uint8)
         self.position = 0
-        self.count = _kernel()
+        self.count = load_kernel()
 
     def __call__(self, rows: int, out: np.ndarray) -> np.ndarray:
         counts = out[: padded(rows)]
@@ -149,6 +198,6 @@ def counter(rng: np.random.Generator, n_units: int, *, total_rows: int,
     [3.0, 3.0]
     """
     if (compiled and 2 <= n_units < 2**31 and type(rng.bit_generator) is np.random.PCG64
-            and not rng.bit_generator.state["has_uint32"] and _kernel() is not None):
+            and not rng.bit_generator.state["has_uint32"] and available() and ready_kernel()):
         return KernelCounter(rng, n_units, total_rows=total_rows)
     return lambda rows, out: numpy_counts(rng, rows, n_units, out)

@@ -35,7 +35,7 @@ from typing import Callable
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from .draw_counts import KERNEL_CELLS, counter
+from .draw_counts import KERNEL_CELLS, counter, start_loading
 from .draw_counts import padded as _padded
 
 BLOCK = 512
@@ -175,6 +175,7 @@ def bootstrap_sums(
     rows_per_chunk = _rows_per_chunk(n_rows)
 
     compiled = n_resamples * n_rows >= KERNEL_CELLS
+    start_loading(n_resamples * n_rows)
 
     def draw(rng: np.random.Generator, size: int) -> np.ndarray:
         result = np.empty((size, n_columns))
