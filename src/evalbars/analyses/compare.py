@@ -6,7 +6,7 @@ and returns a result object whose ``to_dict()`` is the CLI's JSON document.
 from __future__ import annotations
 
 import dataclasses
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ..core.errors import EvalbarsError
 from ..core.progress import bootstrap_bar
@@ -15,13 +15,15 @@ from ..io.inputs import pair_names, pick_pair, read_scores, takes_load_options
 from ..io.sequences import is_scores
 from ..report.statement import ci_statement, compare_statement
 from ..report.text.strata import strata_stated
-from ..stats import equivalence, intervals
+from ..stats import intervals
 from ..stats.tails import check_alternative, one_sided_ends, two_sided_level
 from . import measures
 from .caveats import gap_warnings
 from .results import CIResult, CompareResult, Settings
 from .settings import checked_settings, provenance
-from .strata import strata_section
+
+if TYPE_CHECKING:
+    from ..stats.equivalence import Equivalence
 
 
 @takes_load_options
@@ -87,8 +89,8 @@ def ci(
     scores = read_scores(data, data2, models, **load_options)
     names = tuple(models) if models is not None else scores.models
     prepared = measures.prepare(scores, names)
-    strata = strata_section(data, data2, models, load_options, scores, prepared, stratum,
-                            weights, settings, alternative=alternative)
+    strata = _strata(data, data2, models, load_options, scores, prepared, stratum, weights,
+                     settings, alternative=alternative)
     bar = bootstrap_bar(progress, 2 if prepared.clusters is not None else 1,
                         settings.n_resamples)
     try:
@@ -111,10 +113,24 @@ def ci(
     return dataclasses.replace(result, statement=strata_stated(ci_statement, result.to_dict()))
 
 
+def _strata(data, data2, wanted, load_options: dict, scores, prepared: measures.Prepared,
+            stratum: str | None, weights: object, settings: Settings, **options):
+    """The strata section (:func:`evalbars.analyses.strata.strata_section`), None without a
+    stratum or weights; the strata modules are imported only when these ask for them."""
+    if stratum is None and isinstance(weights, str) and weights == "micro":
+        return None
+    from .strata import strata_section
+
+    return strata_section(data, data2, wanted, load_options, scores, prepared, stratum,
+                          weights, settings, **options)
+
+
 def _equivalence(prepared: measures.Prepared, a_name: str, b_name: str, difference,
-                 margin: float, settings: Settings) -> equivalence.Equivalence:
+                 margin: float, settings: Settings) -> Equivalence:
     """Non-inferiority and TOST: paired t, clustered (CR1 SE, G - 1 df) with clusters, or
     Newcombe's interval where it is the gap's headline (0/1, few discordant questions)."""
+    from ..stats import equivalence  # with a margin only
+
     alpha = settings.alpha
     a, b = prepared.column(a_name), prepared.column(b_name)
     if difference.intervals[0].method == "newcombe":
@@ -230,8 +246,8 @@ def compare(
     scores = read_scores(data, data2, wanted, **load_options)
     a_name, b_name = pick_pair(scores, a, b)
     prepared = measures.prepare(scores, tuple(sorted((a_name, b_name))))
-    strata = strata_section(data, data2, wanted, load_options, scores, prepared, stratum,
-                            weights, settings, pair=(a_name, b_name), alternative=alternative)
+    strata = _strata(data, data2, wanted, load_options, scores, prepared, stratum, weights,
+                     settings, pair=(a_name, b_name), alternative=alternative)
     bar = bootstrap_bar(progress, 2 if prepared.clusters is not None else 1,
                         settings.n_resamples)
     try:

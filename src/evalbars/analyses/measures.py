@@ -18,7 +18,7 @@ from ..core.errors import EvalbarsError
 from ..core.types import Interval, TestResult
 from ..io.ingest import ItemScores
 from ..io.table import short
-from ..stats import bootstrap, clustering, intervals, samples, significance
+from ..stats import bootstrap, clustering, intervals, significance
 from .caveats import FEW_DISCORDANT, interval_warnings
 from .draws import Draws
 from .results import Agreement, Difference, ModelScore, Settings
@@ -125,7 +125,9 @@ def model_score(data: Prepared, name: str, settings: Settings, found: Draws) -> 
         else:
             computed.append(bootstrap.bca_interval(x, replicates, confidence_level=level))
     split = None
-    if data.counts[:, j].max() > 1:
+    if data.counts[:, j].max() > 1:  # several answers per question (stats.samples only then)
+        from ..stats import samples
+
         split = samples.variance_split(x, data.counts[:, j], data.sumsq[:, j],
                                        binary=data.answer_type == "binary")
     return ModelScore(name, int(x.size), float(x.mean()), tuple(computed),

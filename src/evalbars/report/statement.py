@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from scipy.special import ndtri
 
-from ..stats.equivalence import INTERVAL_WORDS
 from . import format as fmt
 from .labels import method_name, named_test
 
@@ -306,6 +305,8 @@ def equivalence_sentence(doc: dict) -> str:
     A margin is judged from the (1 - 2 alpha) interval; "the data cannot rule out a loss
     of x" is said whenever the interval reaches below minus the margin.
     """
+    from ..stats.equivalence import INTERVAL_WORDS  # with a margin only
+
     result = doc["equivalence"]
     score_type = doc["score_type"]
     a, b = doc["difference"]["a"], doc["difference"]["b"]

@@ -28,41 +28,30 @@ and ``_zip``, never this package's ``__init__``.
 """
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from typing import Any, Callable
 
 from ...core.errors import EvalbarsError
-from . import (
-    _json,
-    alpacaeval,
-    evalplus,
-    helm,
-    inspectai,
-    lighteval,
-    lmeval,
-    lmms_eval,
-    openai_evals,
-    promptfoo,
-    swebench,
-    trec,
-)
 from ._answers import Answers, Options, json_safe
 
-FORMATS: dict[str, Callable[[list[str], Options], Answers]] = {
-    lmeval.FORMAT: lmeval.read,
-    lmms_eval.FORMAT: lmms_eval.read,
-    inspectai.FORMAT: inspectai.read,
-    promptfoo.FORMAT: promptfoo.read,
-    openai_evals.FORMAT: openai_evals.read,
-    helm.FORMAT: helm.read,
-    trec.FORMAT: trec.read,
-    lighteval.FORMAT: lighteval.read,
-    evalplus.FORMAT: evalplus.read,
-    swebench.FORMAT: swebench.read,
-    alpacaeval.FORMAT: alpacaeval.read,
+FORMATS: dict[str, str] = {
+    "lm-eval": "lmeval",
+    "lmms-eval": "lmms_eval",
+    "inspect": "inspectai",
+    "promptfoo": "promptfoo",
+    "openai-evals": "openai_evals",
+    "helm": "helm",
+    "trec": "trec",
+    "lighteval": "lighteval",
+    "evalplus": "evalplus",
+    "swebench": "swebench",
+    "alpacaeval": "alpacaeval",
 }
-"""Format name -> reader; also the choices of ``input_format`` besides auto and table."""
+"""Format name -> the module of this package that reads it, imported only when that format
+is read or looked for (a CSV file never imports a reader); the keys are also the choices of
+``input_format`` besides auto and table."""
 
 INPUT_FORMATS = ("auto", "table", *FORMATS)
 """Accepted values of ``input_format``: auto-detect, a table (by extension), or a log."""
@@ -87,8 +76,12 @@ def read(fmt: str, paths: list[str], options: Options) -> Answers:
     for path in paths:
         if not os.path.exists(path):
             raise EvalbarsError(f"no such file or folder: {path!r}")
+    from . import _json
+
+    reader: Callable[[list[str], Options], Answers] = importlib.import_module(
+        f"{__name__}.{FORMATS[fmt]}").read
     try:
-        answers = FORMATS[fmt](paths, options)
+        answers = reader(paths, options)
         answers.settings = json_safe(answers.settings)
         return answers
     except OSError as exc:
@@ -123,6 +116,10 @@ def _detect(path: str) -> str | None:
         return _detect_folder(path)
     name = os.path.basename(path).lower()
     suffix = os.path.splitext(name)[1]
+    if suffix == ".csv":  # no harness names its log so: a table, read without the readers
+        return None
+    from . import helm, inspectai, lighteval, lmeval, lmms_eval, openai_evals, trec
+
     if suffix == ".eval":
         return inspectai.FORMAT
     if lighteval.is_details_file(os.path.basename(path)):
@@ -147,6 +144,8 @@ def _detect(path: str) -> str | None:
 
 
 def _detect_folder(path: str) -> str | None:
+    from . import alpacaeval, helm, inspectai, lighteval, lmeval, lmms_eval, swebench
+
     found = []
     for root, dirs, files in os.walk(path):
         dirs.sort()
@@ -195,6 +194,8 @@ def _first_record(path: str) -> Any:
 
 
 def _detect_record(record: Any) -> str | None:
+    from . import lmeval, openai_evals
+
     if lmeval.is_record(record):
         return lmeval.FORMAT
     if openai_evals.is_record(record):
@@ -204,6 +205,8 @@ def _detect_record(record: Any) -> str | None:
 
 def _detect_json(path: str) -> str | None:
     """The format of a whole-file JSON document, by its shape."""
+    from . import _json, alpacaeval, evalplus, helm, inspectai, lmeval, promptfoo, swebench
+
     obj = _json.peek(path, partial=True)  # an outline of a document too large to parse
     for fmt, test in ((inspectai.FORMAT, inspectai.is_log), (promptfoo.FORMAT, promptfoo.is_log),
                       (lmeval.FORMAT, lmeval.is_results), (helm.FORMAT, helm.is_log),
