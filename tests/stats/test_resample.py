@@ -122,7 +122,7 @@ def test_reused_chunk_buffers_do_not_change_numbers(monkeypatch, draw, n):
     # 21 for the last 21 resamples): partial chunks reuse the buffer of the full ones.
     x = np.random.default_rng(8).normal(size=(n, 3))
     whole = draw(x, n_resamples=BLOCK + 21, seed=seed())
-    monkeypatch.setattr(_resample, "_rows_per_chunk", lambda n_units: 13)
+    monkeypatch.setattr(_resample, "_rows_per_chunk", lambda n_units, n_columns: 13)
     assert np.array_equal(whole, draw(x, n_resamples=BLOCK + 21, seed=seed()))
 
 
