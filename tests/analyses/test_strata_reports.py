@@ -73,7 +73,7 @@ def test_compare_gap_and_tests():
                      "stratified-mantel-haenszel"]
     assert r.strata.tests[0].p_value == pytest.approx(
         stratified_mcnemar_exact(a, b, s).p_value, rel=1e-12)
-    assert "Paired within strata, the gap model_b - model_a is" in r.statement
+    assert "Paired within strata, the gap model_b \u2212 model_a is" in r.statement
     # the same seed gives the same numbers
     again = evalbars.compare(DATA, stratum="subject", weights="macro", n_resamples=2000)
     assert again.to_dict()["strata"] == r.to_dict()["strata"]
@@ -299,3 +299,104 @@ def test_statement_cuts_impossible_0_1_intervals_to_the_scale():
     statement = " ".join(doc["statement"].split())
     assert "org/model-b 75.0% (0.0 to 100.0, cut to the scale)" in statement
     assert "-242.7" not in statement and "392.7" not in statement
+
+
+def test_the_stratified_gap_is_named_as_the_plain_statement_names_it():
+    logs = "tests/data/logs/lm-eval"
+    doc = evalbars.compare(f"{logs}/model_a", f"{logs}/model_b", stratum="task",
+                           intersect=True, n_resamples=200).to_dict()
+    pair = "org/model-b \u2212 org/model-a"
+    assert f"Difference {pair}: " in render(doc, "text")
+    assert f"Paired within strata, the gap {pair} is " in " ".join(doc["statement"].split())
+    assert f"\n  {pair}  " in render(doc, "text") and f"| {pair} |" in render(doc, "markdown")
+    assert doc["strata"]["difference"]["name"] == "org/model-b - org/model-a"  # the JSON's
+    assert "org/model-b - org/model-a" not in render(doc, "text") + render(doc, "markdown")
+
+
+@pytest.mark.parametrize("analysis,options", [
+    ("ci", {}), ("compare", {}), ("leaderboard", {}), ("gate", {"max_regression": 0.05}),
+])
+def test_lm_eval_read_line_suggests_a_stratum_only_when_none_was_given(analysis, options):
+    logs = "tests/data/logs/lm-eval"
+    run = getattr(evalbars, analysis)
+    data = [f"{logs}/model_a", f"{logs}/model_b"]
+    plain = run(*data, intersect=True, n_resamples=200, **options).to_dict()
+    given = run(*data, intersect=True, n_resamples=200, stratum="task", **options).to_dict()
+    if analysis == "gate":  # the read line of a gate is its comparison's
+        plain, given = plain["comparison"], given["comparison"]
+    said, unsaid = (doc["provenance"]["source"] for doc in (plain, given))
+    fact = ("grouped benchmark 'mmlu_mini': its subtasks are fixed strata, not sampled "
+            "clusters, so they are not clustered")
+    assert said["description"].endswith(f"{fact}; --stratum task weighs them as strata "
+                                        "(--weights macro: the group's macro average, "
+                                        "docs/strata.md), --cluster task treats them as "
+                                        "clusters")
+    assert unsaid["description"].endswith(f"; {fact}") and "--stratum" not in str(unsaid)
+    assert unsaid["log"]["notes"] == [fact] and said["log"]["notes"][0] == fact
+    assert given["provenance"]["data_sha256"] == plain["provenance"]["data_sha256"]
+
+
+@pytest.mark.parametrize("data,argv,command", [
+    ([DATA], ["--stratum", "subject", "--weights", "macro"], "compare"),
+    ([DATA], ["--stratum", "subject", "--weights", WEIGHTS, "--a", "model_b", "--b",
+              "model_a"], "compare"),
+    ([DATA], ["--stratum", "subject", "--models", "model_b", "--kind", "ci"], "ci"),
+    (["tests/data/logs/lm-eval/model_a", "tests/data/logs/lm-eval/model_b"],
+     ["--stratum", "task", "--weights", "macro", "--intersect"], "compare"),
+])
+def test_report_with_a_stratum_is_the_commands_document(capsys, tmp_path, data, argv,
+                                                         command):
+    same = [a for a in argv if a not in ("--kind", "ci")]
+    assert main([command, *data, *same, "--format", "json", "--n-resamples", "500"]) == 0
+    expected = capsys.readouterr().out
+    doc = json.loads(expected)
+    if command == "compare":  # the last aggregate row: the gap paired within strata
+        pair = doc["difference"]
+        row, estimate = f"{pair['b']} \u2212 {pair['a']}", doc["strata"]["difference"]
+        shown = f"{100 * estimate['estimate']:+.1f}".replace("-", "\u2212")
+    else:
+        estimate = doc["strata"]["models"][0]
+        row, shown = estimate["name"], f"{100 * estimate['estimate']:.1f}"
+    for suffix in (".html", ".md", ".tex"):
+        out = tmp_path / f"report{suffix}"
+        assert main(["report", *data, *argv, "-o", str(out), "--format", "json",
+                     "--n-resamples", "500"]) == 0
+        assert capsys.readouterr().out == expected  # the same document, number for number
+        text = out.read_text(encoding="utf-8")
+        for model in doc["strata"]["models"]:  # each weighted average, its stratified-t end
+            high = model["intervals"][0]["high"]
+            assert f"{100 * model['estimate']:.1f}" in text and f"{100 * high:.1f}" in text
+    assert f"| {row} | {shown} |" in (tmp_path / "report.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--stratum", "nope"], "stratum='nope'"),
+    (["--weights", "macro"], "weights= (--weights) weighs strata: name the stratum column"),
+    (["--from-json", "SAVED", "--stratum", "subject"],
+     "--stratum and --weights say how to analyse DATA; a --from-json document already "
+     "holds its strata"),
+])
+def test_report_stratum_errors_exit_2(capsys, tmp_path, argv, message):
+    saved = tmp_path / "saved.json"
+    assert main(["ci", DATA, "--format", "json", "--n-resamples", "200"]) == 0
+    saved.write_text(capsys.readouterr().out)
+    data = [] if "--from-json" in argv else [DATA]
+    out = tmp_path / "never.html"
+    argv = [str(saved) if a == "SAVED" else a for a in argv]
+    assert main(["report", *data, *argv, "-o", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and message in captured.err
+    assert not out.exists()
+
+
+def test_a_stratified_csv_compare_imports_no_log_reader():
+    """Leaving out lm-eval's advice (io.strata.stratum_given) imports that reader only for
+    a log."""
+    import subprocess
+    import sys
+    code = ("import sys, evalbars; evalbars.compare(sys.argv[1], stratum='subject', "
+            "n_resamples=100); print(sorted(m for m in sys.modules "
+            "if m.startswith('evalbars.io.logs.') and not m.split('.')[-1].startswith('_')))")
+    done = subprocess.run([sys.executable, "-c", code, DATA], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.splitlines()[-1] == "[]"

@@ -175,3 +175,30 @@ def test_a_stray_2_names_its_line_and_a_flag_the_command_has(capsys, tmp_path, a
     assert f"name the models ({flags}) if a column is not a model" in err
     assert "models=[...]" not in err and not never.exists()
     assert not (tmp_path / "n.html").exists()
+
+
+@pytest.mark.parametrize("argv,said", [
+    (["monitor", "WIDE", "--a", "zzz", "--b", "model_b"],
+     "unknown model 'zzz' (--a): no such column in 'WIDE'; columns: 'qid', 'model_a', "
+     "'model_b'"),
+    (["monitor", "LONG", "--a", "zzz", "--b", "org/b"],
+     "unknown model 'zzz' (--a): not in column 'model' of 'LONG', which holds 'org/a', "
+     "'org/b'"),
+    (["compare", "LONG", "--a", "org/a", "--b", "zzz"],
+     "unknown model 'zzz' (--b): not in column 'model' of 'LONG', which holds 'org/a', "
+     "'org/b'"),
+    (["monitor", "LONG", "--a", "yyy", "--b", "zzz"],
+     "unknown models 'yyy', 'zzz' (--a and --b): not in column 'model' of 'LONG'"),
+    (["ci", "LONG", "--models", "org/a", "zzz"], "unknown model 'zzz' (--models): "),
+])
+def test_an_unknown_model_names_the_flag_that_gave_it(capsys, tmp_path, argv, said):
+    wide, long = tmp_path / "w.csv", tmp_path / "l.csv"
+    wide.write_text("qid,model_a,model_b\n" + "".join(f"q{i},{i % 2},1\n" for i in range(9)))
+    long.write_text("id,model,score\n" + "".join(f"q{i},org/{m},{i % 2}\n" for i in range(9)
+                                                 for m in "ab"))
+    places = {"WIDE": str(wide), "LONG": str(long)}
+    status, out, err = run(capsys, *[places.get(a, a) for a in argv])
+    for name, path in places.items():
+        said = said.replace(f"'{name}'", repr(path))
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"evalbars: error: {said}") and "models=" not in err

@@ -445,3 +445,19 @@ def test_no_near_bound_warning_where_the_study_found_none():
     assert caveats.interval_warnings(m, "continuous", unit_interval=True) == []
     far = ModelScore("m", 40, 0.7, (Interval("t", 0.6, 0.8, 0.95),))
     assert caveats.interval_warnings(far, "continuous", unit_interval=True) == []
+
+
+def test_pytest_collects_no_tests_from_src_named_like_tests():
+    """``_calibration_mc.tests_binary`` and ``core.types.TestResult`` are library code:
+    passed by path (a doctest run), they are no tests; the doctests there still run."""
+    import subprocess
+    import sys
+    files = ["src/evalbars/simulate/_calibration_mc.py", "src/evalbars/core/types.py",
+             "src/evalbars/cli/_hints.py"]
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q",
+                           "-p", "no:cacheprovider", *files],
+                          capture_output=True, text=True, check=False)
+    ids = [line for line in done.stdout.splitlines() if "::" in line]
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "src/evalbars/cli/_hints.py::evalbars.cli._hints.model_flags" in ids
+    assert all(i.split("::")[1].startswith("evalbars.") for i in ids), ids  # doctests only

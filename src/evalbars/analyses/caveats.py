@@ -206,7 +206,7 @@ def gap_warnings(difference: Difference, agreement: Agreement) -> list[str]:
     >>> from evalbars.core.types import Interval
     >>> gap = Difference("a", "b", 0.05, (Interval("paired-wald", -0.02, 0.12, 0.95),), 0.2, 2.0)
     >>> print(gap_warnings(gap, Agreement(0.9, both=70, a_only=1, b_only=4, neither=25))[0][:72])
-    b - a: only 5 questions have one model right and the other wrong; with 3
+    b − a: only 5 questions have one model right and the other wrong; with 3
     """
     if agreement.a_only is None or difference.clustered is not None:
         return []
@@ -225,7 +225,7 @@ def gap_warnings(difference: Difference, agreement: Agreement) -> list[str]:
     counted = {0: "no question has", 1: "only 1 question has"}.get(
         m, f"only {m} questions have")
     spans = _and([_span(*figures[method]) for method in shown])
-    return [f"{difference.b} - {difference.a}: {counted} one model right and the other "
+    return [f"{difference.b} \u2212 {difference.a}: {counted} one model right and the other "
             f"wrong; with {expected} such questions expected, {_and(shown)} intervals of the "
             f"gap covered only {spans} in evalbars' calibration study (docs/calibration.md); "
             f"the headline interval is newcombe's, which covered "

@@ -109,7 +109,7 @@ def ci(
         n_items=len(scores.items), score_type=scores.score_type, settings=settings,
         models=summaries, statement="", dropped=scores.dropped,
         warnings=warnings + (() if strata is None else strata.warnings),
-        provenance=provenance(scores, settings), strata=strata)
+        provenance=provenance(scores, settings, stratum), strata=strata)
     return dataclasses.replace(result, statement=strata_stated(ci_statement, result.to_dict()))
 
 
@@ -269,7 +269,7 @@ def compare(
         warnings=measures.score_warnings(prepared, summaries)
         + tuple(gap_warnings(difference, agreement))
         + (() if strata is None else strata.warnings),
-        provenance=provenance(scores, settings),
+        provenance=provenance(scores, settings, stratum),
         difference=difference, agreement=agreement,
         tests=measures.paired_tests(prepared, a_name, b_name, found, alternative),
         equivalence=None if margin is None else _equivalence(prepared, a_name, b_name,

@@ -345,7 +345,7 @@ def leaderboard(
         models=ranked, statement="", dropped=scores.dropped,
         warnings=measures.score_warnings(prepared, [summaries[name] for name in order])
         + (() if strata is None else strata.warnings),
-        provenance=provenance(scores, settings), baseline=baseline, correction=correction,
+        provenance=provenance(scores, settings, stratum), baseline=baseline, correction=correction,
         alpha=alpha, pairs=tuple(pairs), groups=found, strata=strata)
     return dataclasses.replace(result, statement=strata_stated(leaderboard_statement,
                                                                result.to_dict()))

@@ -4,7 +4,7 @@ The Python API says how to name the models in Python
 (:data:`evalbars.io.validate.CHOOSE_MODELS`); on the command line that hint becomes the
 flags the command really has, read from its own parser, so compare suggests ``--a and
 --b``, ci ``--models`` and gate ``--baseline and --candidate``, never a flag the command
-lacks.
+lacks. An unknown model's ``(models=)`` becomes the flag that named it: ``(--a)``.
 """
 from __future__ import annotations
 
@@ -13,6 +13,10 @@ import argparse
 MODEL_FLAGS = (("--models",), ("--a", "--b"), ("--baseline", "--candidate"),
                ("--full", "--baseline", "--variants"), ("--baseline", "--candidates"))
 """The sets of flags that name the models a command reads, the first a command has wins."""
+
+UNKNOWN = "(models=)"
+"""How the readers (:mod:`evalbars.io.layouts`, :mod:`evalbars.io.columns`, the engines)
+mark an unknown model's name as one the caller chose, worded for Python."""
 
 
 def _and(words: tuple[str, ...]) -> str:
@@ -42,12 +46,38 @@ def model_flags(parser: argparse.ArgumentParser) -> str | None:
     return next((_and(flags) for flags in MODEL_FLAGS if options.issuperset(flags)), None)
 
 
+def naming_flags(message: str, parser: argparse.ArgumentParser,
+                 args: argparse.Namespace) -> str | None:
+    """The flags of ``parser`` whose names the head of ``message`` quotes, as '--a and --b'.
+
+    >>> demo = argparse.ArgumentParser()
+    >>> _ = demo.add_argument("--a"), demo.add_argument("--b")
+    >>> naming_flags("unknown model 'zzz' (models=)", demo, demo.parse_args(["--a", "zzz"]))
+    '--a'
+    """
+    from ..io.table import short
+
+    head = message.partition(UNKNOWN)[0]
+    known = {flag for flags in MODEL_FLAGS for flag in flags}
+    found = []
+    for action in parser._actions:
+        value = getattr(args, action.dest, None)
+        names = value if isinstance(value, list) else [value]
+        flag = next((f for f in action.option_strings if f in known), None)
+        if flag and any(n is not None and short(n) in head for n in names):
+            found.append(flag)
+    return _and(tuple(found)) if found else None
+
+
 def for_command(message: str, parser: argparse.ArgumentParser,
                 args: argparse.Namespace) -> str:
-    """``message`` with its Python hint for naming models replaced by the command's flags
-    (left as it is for a command without such a flag)."""
+    """``message`` with its Python hints for naming models replaced by the command's flags
+    (left as they are for a command without such a flag)."""
     from ..io.validate import CHOOSE_MODELS
 
     leaf = command_parser(parser, args)
     flags = model_flags(leaf) if CHOOSE_MODELS in message else None
-    return message.replace(CHOOSE_MODELS, f"{flags} with {leaf.prog}") if flags else message
+    if flags:
+        message = message.replace(CHOOSE_MODELS, f"{flags} with {leaf.prog}")
+    named = naming_flags(message, leaf, args) if UNKNOWN in message else None
+    return message.replace(UNKNOWN, f"({named})", 1) if named else message

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._options import add_data_options, add_settings, analysis_settings, load_options
+from ._options import add_data_options, add_settings, add_strata, analysis_settings, load_options
 
 WRITERS = {".html": "html", ".htm": "html", ".md": "markdown", ".markdown": "markdown",
            ".tex": "latex"}
@@ -88,12 +88,17 @@ def source_document(args: argparse.Namespace, kind: str) -> dict:
     """The document to write: read from --from-json, or ``kind`` run on DATA.
 
     ``kind`` is ``ci``, ``compare``, ``leaderboard`` or ``auto`` (compare when --a or --b
-    is given or the data hold exactly two models, else ci).
+    is given or the data hold exactly two models, else ci). With --stratum (or --weights),
+    the analysis reads DATA itself, as the command of that kind does with them.
     """
     from ..core.errors import EvalbarsError
 
+    stratum, weights = getattr(args, "stratum", None), getattr(args, "weights", "micro")
     saved = saved_document(args)
     if saved is not None:
+        if stratum is not None or weights != "micro":
+            raise EvalbarsError("--stratum and --weights say how to analyse DATA; a "
+                                "--from-json document already holds its strata")
         return saved
     from ..analyses import compare as api
     from ..io.inputs import read_scores
@@ -105,14 +110,20 @@ def source_document(args: argparse.Namespace, kind: str) -> dict:
     scores = read_scores(args.data, args.data2, models, **load_options(args))
     if kind == "auto":
         kind = "compare" if a or b or len(scores.models) == 2 else "ci"
+    if stratum is None and weights == "micro":
+        data, chosen = (scores,), analysis_settings(args)
+    else:  # the strata are a column of DATA, which loaded scores no longer hold
+        data = (args.data, args.data2)
+        chosen = {"models": models, "stratum": stratum, "weights": weights,
+                  **load_options(args), **analysis_settings(args)}
     if kind == "compare":
-        return api.compare(scores, a=a, b=b, margin=getattr(args, "margin", None),
-                           **analysis_settings(args)).to_dict()
+        return api.compare(*data, a=a, b=b, margin=getattr(args, "margin", None),
+                           **chosen).to_dict()
     if kind == "leaderboard":
         from ..analyses.leaderboard import leaderboard
 
-        return leaderboard(scores, **analysis_settings(args)).to_dict()
-    return api.ci(scores, **analysis_settings(args)).to_dict()
+        return leaderboard(*data, **chosen).to_dict()
+    return api.ci(*data, **chosen).to_dict()
 
 
 def _run(args: argparse.Namespace) -> dict:
@@ -162,4 +173,5 @@ def register(commands) -> None:
                         help="compare: also non-inferiority and equivalence of B within M "
                              "(a fraction: 0.01 = 1 point)")
     add_source_options(parser)
+    add_strata(parser)
     parser.set_defaults(handler=_run, write_output=_write)

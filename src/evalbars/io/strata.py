@@ -10,6 +10,7 @@ become strata). :func:`check_nested` refuses clusters that cross strata, and
 from __future__ import annotations
 
 import csv
+import dataclasses
 import math
 import os
 import re
@@ -20,7 +21,7 @@ from .inputs import read_scores
 from .item_scores import ItemScores
 from .table import MAX_LISTED, short
 
-__all__ = ["check_nested", "read_strata", "read_weights", "weights_option"]
+__all__ = ["check_nested", "read_strata", "read_weights", "stratum_given", "weights_option"]
 
 _WORDS = [(re.compile(r"\bclusters\b"), "strata"), (re.compile(r"\bcluster\b"), "stratum")]
 
@@ -62,6 +63,27 @@ def read_strata(data: Any, data2: Any, stratum: str, wanted: Sequence[str] | Non
         raise EvalbarsError(f"{len(missing)} items have no stratum in column {stratum!r}: "
                             + ", ".join(map(short, missing[:MAX_LISTED])))
     return tuple(label[item] for item in items)
+
+
+def stratum_given(scores: ItemScores) -> ItemScores:
+    """``scores`` as read for an analysis given a stratum: the read line's advice to name
+    one (:data:`evalbars.io.logs.lmeval.GROUP_HINT`) is left out of its notes.
+
+    >>> from evalbars.io.ingest import load
+    >>> logs = load("tests/data/logs/lm-eval/model_a")
+    >>> "--stratum task" in logs.describe(), "--stratum" in stratum_given(logs).describe()
+    (True, False)
+    """
+    source = scores.source
+    if source["layout"] != "log":  # a table: no advice, and no log reader imported
+        return scores
+    from .logs.lmeval import GROUP_HINT
+
+    if GROUP_HINT not in source["log"]["notes"]:
+        return scores
+    notes = [note for note in source["log"]["notes"] if note != GROUP_HINT]
+    return dataclasses.replace(scores, source={**source, "log": {**source["log"],
+                                                                  "notes": notes}})
 
 
 def check_nested(items: Sequence[str], clusters: Sequence[str] | None,

@@ -45,6 +45,11 @@ from .lmeval_samples import State, read_task
 
 FORMAT = "lm-eval"
 
+GROUP_HINT = ("--stratum task weighs them as strata (--weights macro: the group's macro "
+              "average, docs/strata.md), --cluster task treats them as clusters")
+"""The read line's advice on a grouped benchmark's subtasks, a note of its own: an
+analysis given a stratum leaves it out (:func:`evalbars.io.strata.stratum_given`)."""
+
 
 def read(paths: list[str], options: Options) -> Answers:
     """Read lm-eval runs from folders, results files or samples files (see the module).
@@ -162,11 +167,9 @@ def _describe(answers: Answers, state: State, runs: list[LogRun], names: list[st
     if groups:
         answers.settings["groups"] = groups
         if options.cluster is None:
-            answers.notes.append(
-                f"grouped benchmark {name_list(groups)}: its subtasks are fixed strata, not "
-                f"sampled clusters, so they are not clustered; --stratum task weighs them as "
-                f"strata (--weights macro: the group's macro average, docs/strata.md), "
-                f"--cluster task treats them as clusters")
+            answers.notes += [f"grouped benchmark {name_list(groups)}: its subtasks are fixed "
+                              "strata, not sampled clusters, so they are not clustered",
+                              GROUP_HINT]
 
 
 def _partial(run: LogRun, name: str, state: State, harness: str) -> list[str]:

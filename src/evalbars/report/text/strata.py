@@ -51,6 +51,15 @@ def _on_scale(interval: dict, score_type: str, lowest: float) -> tuple[dict, str
     return {"low": low, "high": high}, ", cut to the scale"
 
 
+def _gap_name(doc: dict) -> str:
+    """The gap paired within strata named as the plain statement names it.
+
+    >>> _gap_name({"difference": {"a": "org/model-a", "b": "org/model-b"}})
+    'org/model-b \u2212 org/model-a'
+    """
+    return f"{doc['difference']['b']} \u2212 {doc['difference']['a']}"
+
+
 def strata_sentence(doc: dict) -> str:
     """The statement's sentence on the strata: the aggregates, the gap and its test.
 
@@ -82,7 +91,7 @@ def strata_sentence(doc: dict) -> str:
     gap, test = strata["difference"], strata["tests"][0]
     points = " points" if score_type == "binary" else ""
     head, cut = _on_scale(gap["intervals"][0], score_type, -1.0)
-    return (text + f" Paired within strata, the gap {gap['name']} is "
+    return (text + f" Paired within strata, the gap {_gap_name(doc)} is "
             f"{fmt.value(gap['estimate'], score_type, digits, sign=True)}{points} "
             f"({level} CI {fmt.ends(head, score_type, digits, sign=True)}{cut}; "
             f"{test['name']} p {fmt.p_value(test['p_value'])}).")
@@ -123,7 +132,8 @@ def _aggregate_rows(doc: dict, digits: int) -> tuple[list[str], list[list[str]]]
     rows = []
     for k, agg in enumerate(rows_of):
         sign = k == len(strata["models"])
-        rows.append([agg["name"], fmt.value(agg["estimate"], score_type, digits, sign=sign),
+        name = _gap_name(doc) if sign else agg["name"]
+        rows.append([name, fmt.value(agg["estimate"], score_type, digits, sign=sign),
                      fmt.value(agg["se"], score_type, digits + 1)]
                     + [fmt.ends(i, score_type, digits, sign=sign) for i in agg["intervals"]])
     return header, rows
