@@ -18,13 +18,17 @@ def kernel_loaded():
 def both(n, seed, chunks, total=None):
     """The kernel's and numpy's counts of the same block, asked for in ``chunks``."""
     total = total or sum(chunks)
-    kernel = counter(np.random.default_rng(seed), n, total_rows=total, compiled=True)
-    plain = counter(np.random.default_rng(seed), n, total_rows=total, compiled=False)
+    rows = draw_counts.padded(max(chunks))
+    kernel = counter(np.random.default_rng(seed), n, rows=rows, total_rows=total,
+                     compiled=True)
+    plain = counter(np.random.default_rng(seed), n, rows=rows, total_rows=total,
+                    compiled=False)
     assert isinstance(kernel, KernelCounter) and not isinstance(plain, KernelCounter)
     out = []
-    for rows in chunks:
-        shape = (draw_counts.padded(rows), n)
-        out.append((kernel(rows, np.full(shape, 7.0)).copy(), plain(rows, np.full(shape, 7.0))))
+    for asked in chunks:
+        (k, k_extra), (p, p_extra) = kernel(asked), plain(asked)
+        assert k_extra is None and p_extra is None
+        out.append((k[:asked].astype(np.int64), p[:asked].copy()))
     return out
 
 
@@ -34,7 +38,7 @@ def both(n, seed, chunks, total=None):
 def test_kernel_counts_equal_numpy_counts(n):
     for kernel, plain in both(n, seed=n, chunks=[8, 13, 1, 8]):
         assert np.array_equal(kernel, plain)
-        assert kernel.shape[0] % 8 == 0 and not kernel[kernel.sum(axis=1) == 0].any()
+        assert (kernel.sum(axis=1) == n).all()
 
 
 def test_words_running_out_mid_row_resume_where_they_stopped(monkeypatch):
@@ -68,10 +72,10 @@ def test_the_environment_can_switch_the_kernel_off(monkeypatch):
     monkeypatch.setenv("EVALBARS_NO_NUMBA", "1")
     draw_counts.available.cache_clear()
     try:
-        chosen = counter(np.random.default_rng(0), 10, total_rows=2, compiled=True)
+        chosen = counter(np.random.default_rng(0), 10, rows=8, total_rows=2, compiled=True)
         assert not isinstance(chosen, KernelCounter)
-        assert np.array_equal(chosen(2, np.empty((8, 10))),
-                              numpy_counts(np.random.default_rng(0), 2, 10, np.empty((8, 10))))
+        expected = numpy_counts(np.random.default_rng(0), 2, 10, np.empty((8, 10), np.int64))
+        assert np.array_equal(chosen(2)[0][:2], expected[:2])
         assert draw_counts.load_kernel() is None
     finally:
         draw_counts.available.cache_clear()
@@ -79,26 +83,35 @@ def test_the_environment_can_switch_the_kernel_off(monkeypatch):
 
 def test_a_generator_other_than_pcg64_or_holding_half_a_word_is_counted_by_numpy():
     rng = np.random.Generator(np.random.SFC64(0))
-    assert not isinstance(counter(rng, 10, total_rows=1, compiled=True), KernelCounter)
+    assert not isinstance(counter(rng, 10, rows=8, total_rows=1, compiled=True), KernelCounter)
     rng = np.random.default_rng(0)
     rng.integers(0, 10)  # one 32-bit half used, the other held for the next draw
-    assert not isinstance(counter(rng, 10, total_rows=1, compiled=True), KernelCounter)
+    assert not isinstance(counter(rng, 10, rows=8, total_rows=1, compiled=True), KernelCounter)
 
 
 def test_a_unit_drawn_more_than_255_times_is_counted_whole():
-    # The kernel tallies in bytes; 300 draws of unit 7 out of 300 wrap its byte once.
+    # The kernel tallies in bytes; 300 draws of unit 7 out of 300 wrap its byte once,
+    # which puts 256 in the row's extra floats; the product adds them back.
     from evalbars.stats.counts_kernel import count_draws
 
     n = 300
     threshold = (2**32 - n) % n
     word = (7 << 32) // n + 2  # (word * n) >> 32 == 7, and the low half is above threshold
     assert (word * n) >> 32 == 7 and (word * n) % 2**32 >= threshold
-    words = np.full(n, word, dtype=np.uint32)
-    counts, tally = np.zeros((1, n)), np.zeros(n, dtype=np.uint8)
-    assert count_draws(words, 0, n, np.uint64(threshold), counts, tally, 0, 0) == (n, 1, 0)
+    words = np.full(2 * n, word, dtype=np.uint32)
+    tally, extra = np.full((2, n), 9, np.uint8), np.zeros((2, n))
+    flagged = np.zeros(2, np.bool_)
+    done = count_draws(words, n, n, np.uint64(threshold), tally, extra, flagged, 2, 1, 0)
+    assert done == (2 * n, 2, 0) and flagged.tolist() == [False, True]
+    counts = resample._blocked_product(tally, 2, np.eye(n, 4 * (n // 4 + 1)),
+                                       np.empty((8, n)), {1: extra[1]})
     expected = np.zeros(n)
     expected[7] = 300
-    assert np.array_equal(counts[0], expected)
+    assert np.array_equal(counts[1, :n], expected)
+    # Cleared when the row is filled again: the flag, the extra floats, the bytes.
+    words = np.array([(unit << 32) // n + 2 for unit in range(n)], dtype=np.uint32)
+    count_draws(words, 0, n, np.uint64(threshold), tally, extra, flagged, 2, 1, 0)
+    assert not flagged.any() and not extra.any() and (tally[1] == 1).all()
 
 
 def test_a_kernel_that_cannot_load_leaves_numpy_counting_with_a_warning(monkeypatch):
@@ -107,5 +120,5 @@ def test_a_kernel_that_cannot_load_leaves_numpy_counting_with_a_warning(monkeypa
     monkeypatch.setitem(sys.modules, "evalbars.stats.counts_kernel", None)  # import fails
     with pytest.warns(RuntimeWarning, match="numpy counts the resamples"):
         assert draw_counts.load_kernel() is None
-    chosen = counter(np.random.default_rng(0), 10, total_rows=2, compiled=True)
+    chosen = counter(np.random.default_rng(0), 10, rows=8, total_rows=2, compiled=True)
     assert not isinstance(chosen, KernelCounter)

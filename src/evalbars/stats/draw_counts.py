@@ -38,8 +38,10 @@ _ROW_DRAWS = 1 << 16
 _RAW_WORDS = 1 << 16
 """Most 64-bit words the kernel asks the generator for at once (512 kB, kept in cache)."""
 
-Counter = Callable[[int, np.ndarray], np.ndarray]
-"""``counter(rows, out)``: the next ``rows`` resamples' counts, in the float buffer ``out``."""
+Counter = Callable[[int], "tuple[np.ndarray, dict[int, np.ndarray] | None]"]
+"""``counter(rows)``: the next ``rows`` resamples' counts, as whole numbers in the first
+``rows`` rows of an array (one column per unit), and the counts to add to some rows (the
+kernel's past a byte), or None."""
 
 
 def padded(n: int, multiple: int = 8) -> int:
@@ -54,32 +56,29 @@ def padded(n: int, multiple: int = 8) -> int:
 def numpy_counts(rng: np.random.Generator, rows: int, n_units: int, out: np.ndarray) -> np.ndarray:
     """How often each of ``n_units`` units is drawn in ``rows`` resamples of ``n_units``.
 
-    Written into the first ``padded(rows)`` rows of the float buffer ``out`` (the padding
-    rows set to 0) and returned as that view, ready for BLAS; the buffer is reused from
-    chunk to chunk, which spares a fresh allocation (page faults) per chunk. The indices
-    are drawn as int64, in one call or (from :data:`_ROW_DRAWS` units) one per resample:
-    numpy's stream is the same however the resamples are split into calls, so the counts
-    never depend on the chunking.
+    Written into the first ``rows`` rows of the int64 buffer ``out``, reused from chunk to
+    chunk (a fresh array per chunk costs page faults), and returned. The indices are drawn
+    as int64, in one call or (from :data:`_ROW_DRAWS` units) one per resample: numpy's
+    stream is the same however the resamples are split into calls, so the counts never
+    depend on the chunking.
 
-    >>> out = np.empty((8, 3))
-    >>> c = numpy_counts(np.random.default_rng(0), 2, 3, out)
-    >>> c.shape, c[:2].sum(axis=1).tolist(), bool(c[2:].any())
-    ((8, 3), [3.0, 3.0], False)
+    >>> out = np.empty((8, 3), dtype=np.int64)
+    >>> numpy_counts(np.random.default_rng(0), 2, 3, out)[:2].sum(axis=1).tolist()
+    [3, 3]
     """
-    counts = out[: padded(rows)]
-    counts[rows:] = 0.0
+    counts = out[:rows]
     if n_units >= _ROW_DRAWS:  # one resample's indices and counts stay in cache
         for r in range(rows):
             counts[r] = np.bincount(rng.integers(0, n_units, size=n_units), minlength=n_units)
-        return counts
+        return out
     idx = rng.integers(0, n_units, size=(rows, n_units))
     if n_units < _FLAT_BINCOUNT:
         idx += np.arange(rows)[:, None] * n_units
-        counts[:rows] = np.bincount(idx.ravel(), minlength=rows * n_units).reshape(rows, n_units)
+        counts[:] = np.bincount(idx.ravel(), minlength=rows * n_units).reshape(rows, n_units)
     else:  # one resample's counts stay in cache
         for r in range(rows):
             counts[r] = np.bincount(idx[r], minlength=n_units)
-    return counts
+    return out
 
 
 @functools.cache
@@ -100,8 +99,8 @@ def _load() -> None:
         from .counts_kernel import count_draws
 
         # The first call loads the compiled code from numba's cache (or compiles it).
-        count_draws(np.zeros(2, np.uint32), 0, 2, np.uint64(0), np.zeros((1, 2)),
-                    np.zeros(2, np.uint8), 0, 0)
+        count_draws(np.zeros(2, np.uint32), 0, 2, np.uint64(0), np.zeros((1, 2), np.uint8),
+                    np.zeros((1, 2)), np.zeros(1, np.bool_), 1, 0, 0)
     except Exception as error:  # a broken numba: numpy counts, the same numbers
         warnings.warn(f"evalbars: the compiled counting kernel could not be loaded ({error}); "
                       "numpy counts the resamples (the same numbers, more slowly)",
@@ -144,39 +143,41 @@ def ready_kernel() -> Callable | None:
 class KernelCounter:
     """Counts of one block's resamples from the kernel, words carried from chunk to chunk.
 
-    ``rng`` is the block's PCG64 generator, holding no half-used word, and ``total_rows`` the resamples the
-    block will ask for: the words are drawn as they are needed, at most
-    :data:`_RAW_WORDS` at a time, so a block draws scarcely more than it uses.
+    ``rng`` is the block's PCG64 generator, holding no half-used word; ``rows`` the most
+    resamples asked for at once and ``total_rows`` all the block will ask for: the words
+    are drawn as they are needed, at most :data:`_RAW_WORDS` at a time, so a block draws
+    scarcely more than it uses.
 
-    >>> out = np.empty((8, 5))
-    >>> counter = KernelCounter(np.random.default_rng(3), 5, total_rows=2)
-    >>> same = numpy_counts(np.random.default_rng(3), 2, 5, np.empty((8, 5)))
-    >>> bool(np.array_equal(counter(2, out), same)) if available() else True
+    >>> counter = KernelCounter(np.random.default_rng(3), 5, rows=8, total_rows=2)
+    >>> same = numpy_counts(np.random.default_rng(3), 2, 5, np.empty((8, 5), np.int64))
+    >>> bool(np.array_equal(counter(2)[0][:2], same[:2])) if available() else True
     True
     """
 
-    def __init__(self, rng: np.random.Generator, n_units: int, *, total_rows: int) -> None:
+    def __init__(self, rng: np.random.Generator, n_units: int, *, rows: int,
+                 total_rows: int) -> None:
         self.rng, self.n_units = rng, n_units
         self.threshold = np.uint64((2**32 - n_units) % n_units)
         self.left = total_rows * n_units  # draws this block still has to make
         self.words = np.empty(0, dtype=np.uint32)
-        self.tally = np.zeros(n_units, dtype=np.uint8)
         self.position = 0
+        self.tally = np.empty((rows, n_units), dtype=np.uint8)
+        self.extra = np.zeros((rows, n_units))  # zero pages until a count passes 255
+        self.flagged = np.zeros(rows, dtype=np.bool_)
         self.count = load_kernel()
 
-    def __call__(self, rows: int, out: np.ndarray) -> np.ndarray:
-        counts = out[: padded(rows)]
-        counts[rows:] = 0.0
+    def __call__(self, rows: int) -> tuple[np.ndarray, dict[int, np.ndarray] | None]:
         row = item = 0
         while True:
             self.position, row, item = self.count(
-                self.words, self.position, self.n_units, self.threshold, counts[:rows],
-                self.tally, row, item)
+                self.words, self.position, self.n_units, self.threshold, self.tally,
+                self.extra, self.flagged, rows, row, item)
             if row == rows:
                 break
             self._refill(still_needed=self.left - row * self.n_units - item)
         self.left -= rows * self.n_units
-        return counts
+        wrapped = np.flatnonzero(self.flagged[:rows])
+        return self.tally, ({int(r): self.extra[r] for r in wrapped} if wrapped.size else None)
 
     def _refill(self, still_needed: int) -> None:
         rest = self.words[self.position:]
@@ -186,18 +187,21 @@ class KernelCounter:
         self.position = 0
 
 
-def counter(rng: np.random.Generator, n_units: int, *, total_rows: int,
+def counter(rng: np.random.Generator, n_units: int, *, rows: int, total_rows: int,
             compiled: bool) -> Counter:
-    """The counts of a block's resamples, by the kernel when ``compiled`` and available.
+    """The counts of a block's resamples, at most ``rows`` at a time, by the kernel when
+    ``compiled`` and it is loaded.
 
     Identical either way. The kernel needs a PCG64 generator holding no half-used word
     (as a fresh one: it reads whole 64-bit words from the stream) and 2 units or more.
 
-    >>> c = counter(np.random.default_rng(0), 3, total_rows=2, compiled=False)
-    >>> c(2, np.empty((8, 3)))[:2].sum(axis=1).tolist()
-    [3.0, 3.0]
+    >>> c = counter(np.random.default_rng(0), 3, rows=8, total_rows=2, compiled=False)
+    >>> counts, extra = c(2)
+    >>> counts[:2].sum(axis=1).tolist(), extra
+    ([3, 3], None)
     """
     if (compiled and 2 <= n_units < 2**31 and type(rng.bit_generator) is np.random.PCG64
             and not rng.bit_generator.state["has_uint32"] and available() and ready_kernel()):
-        return KernelCounter(rng, n_units, total_rows=total_rows)
-    return lambda rows, out: numpy_counts(rng, rows, n_units, out)
+        return KernelCounter(rng, n_units, rows=rows, total_rows=total_rows)
+    out = np.empty((rows, n_units), dtype=np.int64)
+    return lambda asked: (numpy_counts(rng, asked, n_units, out), None)

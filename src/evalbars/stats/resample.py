@@ -45,6 +45,13 @@ _MAX_CELLS = 1 << 16
 """Cells (resample, unit) a chunk holds at least where its units allow: 512 kB of floats,
 which stay in a core's cache (a chunk of 2**20 cells made 10,000 items 1.5x slower)."""
 
+_BLOCK_UNITS = 32768
+"""The products run over blocks of this many units, each turned into floats just before
+BLAS reads it, from counts held as narrow integers; the blocks' products are added in
+order (100,000 items: 1.2 ns a draw, against 1.5 ns for one product over all units and
+1.4 ns for blocks of 8,192). Fixed: changing it changes the last bits of every sum over
+more units than this."""
+
 _CAP_CELLS = 1 << 23
 """Cells beyond which many columns do not add rows to a chunk (64 MB of floats)."""
 
@@ -126,6 +133,32 @@ def _rows_per_chunk(n_units: int, n_columns: int) -> int:
                min(cap, _padded(2 * _padded(n_columns, _PAD_COLUMNS))))
 
 
+def _blocked_product(counts: np.ndarray, rows: int, columns: np.ndarray, block: np.ndarray,
+                     extra: dict[int, np.ndarray] | None = None) -> np.ndarray:
+    """``counts[:rows] @ columns`` in floats, over blocks of :data:`_BLOCK_UNITS` units.
+
+    ``counts`` holds whole numbers (any integer dtype, for the first ``rows`` rows),
+    ``extra`` whole numbers to add to some rows (the kernel's counts past a byte), and
+    ``block`` is a float buffer of at least ``(padded(rows), _BLOCK_UNITS)``. The result
+    has ``padded(rows)`` rows, the padding rows 0.
+
+    >>> c = np.array([[1, 0, 2], [0, 3, 0]], dtype=np.uint8)
+    >>> _blocked_product(c, 2, np.eye(3, 4), np.empty((8, _BLOCK_UNITS)))[:2].tolist()
+    [[1.0, 0.0, 2.0, 0.0], [0.0, 3.0, 0.0, 0.0]]
+    """
+    n = counts.shape[1]
+    total = np.zeros((_padded(rows), columns.shape[1]))
+    for low in range(0, n, _BLOCK_UNITS):
+        high = min(n, low + _BLOCK_UNITS)
+        floats = block[: _padded(rows), : high - low]
+        floats[:rows] = counts[:rows, low:high]
+        floats[rows:] = 0.0
+        for row, more in (extra or {}).items():
+            floats[row] += more[low:high]
+        total += np.dot(floats, columns[low:high])  # releases the GIL; matmul holds it
+    return total
+
+
 def bootstrap_sums(
     unit_sums: np.ndarray,
     *,
@@ -194,11 +227,13 @@ def bootstrap_sums(
 
     def draw(rng: np.random.Generator, size: int) -> np.ndarray:
         result = np.empty((size, n_columns))
-        buffer = np.empty((_padded(min(size, rows_per_chunk)), n_rows))
-        counts = counter(rng, n_rows, total_rows=size, compiled=compiled)
+        rows = _padded(min(size, rows_per_chunk))
+        block = np.empty((rows, min(n_rows, _BLOCK_UNITS)))
+        counts = counter(rng, n_rows, rows=rows, total_rows=size, compiled=compiled)
         for start in range(0, size, rows_per_chunk):
             stop = min(size, start + rows_per_chunk)
-            product = counts(stop - start, buffer) @ columns
+            drawn, extra = counts(stop - start)
+            product = _blocked_product(drawn, stop - start, columns, block, extra)
             result[start:stop] = product[: stop - start, :n_columns] + n_rows * shift
         return result
 
@@ -232,19 +267,17 @@ def sign_flip_sums(
 
     def draw(rng: np.random.Generator, size: int) -> np.ndarray:
         result = np.empty((size, n_columns))
-        buffer = np.empty((_padded(min(size, rows_per_chunk)), n))  # reused from chunk to chunk
+        block = np.empty((_padded(min(size, rows_per_chunk)), min(n, _BLOCK_UNITS)))
         for start in range(0, size, rows_per_chunk):
             stop = min(size, start + rows_per_chunk)
             # Whole 32-bit words: numpy's uint32 stream is the same however it is split
             # into calls, so the bits never depend on the chunking (uint8 draws would).
             words = rng.integers(0, 2**32 - 1, size=(stop - start, (n + 31) // 32),
                                  dtype=np.uint32, endpoint=True)
-            bits = buffer[: _padded(stop - start)]
-            bits[stop - start:] = 0.0
-            bits[: stop - start] = np.unpackbits(words.astype("<u4").view(np.uint8),
-                                                 axis=1, count=n)
+            bits = np.unpackbits(words.astype("<u4").view(np.uint8), axis=1, count=n)
             # s_i = 2 bit_i - 1, so sum s_i d_i = 2 (bits @ d) - sum d
-            result[start:stop] = 2.0 * (bits @ padded)[: stop - start, :n_columns] - totals
+            product = _blocked_product(bits, stop - start, padded, block)
+            result[start:stop] = 2.0 * product[: stop - start, :n_columns] - totals
         return result
 
     out = _run_blocks(n_resamples, n_columns, seed, draw, BLOCK * n, progress)
