@@ -28,7 +28,7 @@ def both(n, seed, chunks, total=None):
     for asked in chunks:
         (k, k_extra), (p, p_extra) = kernel(asked), plain(asked)
         assert k_extra is None and p_extra is None
-        out.append((k[:asked].astype(np.int64), p[:asked].copy()))
+        out.append((k[:asked].copy(), p[:asked].copy()))
     return out
 
 
@@ -74,8 +74,8 @@ def test_the_environment_can_switch_the_kernel_off(monkeypatch):
     try:
         chosen = counter(np.random.default_rng(0), 10, rows=8, total_rows=2, compiled=True)
         assert not isinstance(chosen, KernelCounter)
-        expected = numpy_counts(np.random.default_rng(0), 2, 10, np.empty((8, 10), np.int64))
-        assert np.array_equal(chosen(2)[0][:2], expected[:2])
+        expected = numpy_counts(np.random.default_rng(0), 2, 10, np.empty((8, 10), np.uint8))
+        assert np.array_equal(chosen(2)[0][:2], expected[0][:2])
         assert draw_counts.load_kernel() is None
     finally:
         draw_counts.available.cache_clear()
@@ -103,8 +103,9 @@ def test_a_unit_drawn_more_than_255_times_is_counted_whole():
     flagged = np.zeros(2, np.bool_)
     done = count_draws(words, n, n, np.uint64(threshold), tally, extra, flagged, 2, 1, 0)
     assert done == (2 * n, 2, 0) and flagged.tolist() == [False, True]
-    counts = resample._blocked_product(tally, 2, np.eye(n, 4 * (n // 4 + 1)),
-                                       np.empty((8, n)), {1: extra[1]})
+    counts = resample._blocked_product(lambda low, high: tally[:, low:high], 2, n,
+                                       np.eye(n, 4 * (n // 4 + 1)), np.empty((8, n)),
+                                       {1: extra[1]})
     expected = np.zeros(n)
     expected[7] = 300
     assert np.array_equal(counts[1, :n], expected)
@@ -122,3 +123,17 @@ def test_a_kernel_that_cannot_load_leaves_numpy_counting_with_a_warning(monkeypa
         assert draw_counts.load_kernel() is None
     chosen = counter(np.random.default_rng(0), 10, rows=8, total_rows=2, compiled=True)
     assert not isinstance(chosen, KernelCounter)
+
+
+def test_numpy_counts_past_255_are_kept_whole():
+    # A generator that draws unit 0 every time: 300 draws of 300 units, past a byte.
+    class Zeros:
+        def integers(self, low, high, size):
+            return np.zeros(size, dtype=np.int64)
+
+    for n in (300, 3000, 70_000):  # one bincount a chunk, per row of a chunk, per resample
+        counts, extra = numpy_counts(Zeros(), 2, n, np.empty((8, n), np.uint8))
+        assert sorted(extra) == [0, 1]
+        for row in (0, 1):
+            whole = counts[row] + extra[row]
+            assert whole[0] == n and not whole[1:].any()

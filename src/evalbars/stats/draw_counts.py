@@ -53,32 +53,44 @@ def padded(n: int, multiple: int = 8) -> int:
     return -(-n // multiple) * multiple
 
 
-def numpy_counts(rng: np.random.Generator, rows: int, n_units: int, out: np.ndarray) -> np.ndarray:
+def numpy_counts(rng: np.random.Generator, rows: int, n_units: int,
+                 out: np.ndarray) -> tuple[np.ndarray, dict[int, np.ndarray] | None]:
     """How often each of ``n_units`` units is drawn in ``rows`` resamples of ``n_units``.
 
-    Written into the first ``rows`` rows of the int64 buffer ``out``, reused from chunk to
-    chunk (a fresh array per chunk costs page faults), and returned. The indices are drawn
-    as int64, in one call or (from :data:`_ROW_DRAWS` units) one per resample: numpy's
-    stream is the same however the resamples are split into calls, so the counts never
-    depend on the chunking.
+    Written modulo 256 into the first ``rows`` rows of the byte buffer ``out`` (reused
+    from chunk to chunk: a fresh array per chunk costs page faults; bytes are an eighth
+    of the memory of int64), with the rest, ``count - count % 256``, of any row that has
+    a count past 255 (in practice only rows of a few units drawn many times). The
+    indices are drawn as int64, in one call or (from :data:`_ROW_DRAWS` units) one per
+    resample: numpy's stream is the same however the resamples are split into calls, so
+    the counts never depend on the chunking.
 
-    >>> out = np.empty((8, 3), dtype=np.int64)
-    >>> numpy_counts(np.random.default_rng(0), 2, 3, out)[:2].sum(axis=1).tolist()
-    [3, 3]
+    >>> out = np.empty((8, 3), dtype=np.uint8)
+    >>> counts, extra = numpy_counts(np.random.default_rng(0), 2, 3, out)
+    >>> counts[:2].sum(axis=1).tolist(), extra
+    ([3, 3], None)
     """
-    counts = out[:rows]
+    extra: dict[int, np.ndarray] = {}
+
+    def keep(row: int, found: np.ndarray) -> None:
+        out[row] = found  # modulo 256
+        if n_units > 255 and found.max() > 255:
+            extra[row] = (found - out[row]).astype(float)
+
     if n_units >= _ROW_DRAWS:  # one resample's indices and counts stay in cache
         for r in range(rows):
-            counts[r] = np.bincount(rng.integers(0, n_units, size=n_units), minlength=n_units)
-        return out
+            keep(r, np.bincount(rng.integers(0, n_units, size=n_units), minlength=n_units))
+        return out, extra or None
     idx = rng.integers(0, n_units, size=(rows, n_units))
     if n_units < _FLAT_BINCOUNT:
         idx += np.arange(rows)[:, None] * n_units
-        counts[:] = np.bincount(idx.ravel(), minlength=rows * n_units).reshape(rows, n_units)
+        found = np.bincount(idx.ravel(), minlength=rows * n_units).reshape(rows, n_units)
+        for r in range(rows):
+            keep(r, found[r])
     else:  # one resample's counts stay in cache
         for r in range(rows):
-            counts[r] = np.bincount(idx[r], minlength=n_units)
-    return out
+            keep(r, np.bincount(idx[r], minlength=n_units))
+    return out, extra or None
 
 
 @functools.cache
@@ -149,7 +161,7 @@ class KernelCounter:
     scarcely more than it uses.
 
     >>> counter = KernelCounter(np.random.default_rng(3), 5, rows=8, total_rows=2)
-    >>> same = numpy_counts(np.random.default_rng(3), 2, 5, np.empty((8, 5), np.int64))
+    >>> same = numpy_counts(np.random.default_rng(3), 2, 5, np.empty((8, 5), np.uint8))[0]
     >>> bool(np.array_equal(counter(2)[0][:2], same[:2])) if available() else True
     True
     """
@@ -203,5 +215,5 @@ def counter(rng: np.random.Generator, n_units: int, *, rows: int, total_rows: in
     if (compiled and 2 <= n_units < 2**31 and type(rng.bit_generator) is np.random.PCG64
             and not rng.bit_generator.state["has_uint32"] and available() and ready_kernel()):
         return KernelCounter(rng, n_units, rows=rows, total_rows=total_rows)
-    out = np.empty((rows, n_units), dtype=np.int64)
-    return lambda asked: (numpy_counts(rng, asked, n_units, out), None)
+    out = np.empty((rows, n_units), dtype=np.uint8)
+    return lambda asked: numpy_counts(rng, asked, n_units, out)
