@@ -252,6 +252,9 @@ def compare(
                         settings.n_resamples)
     try:
         found = measures.draws(prepared, settings, bar)
+        # The tests first: their sign matrix runs (numpy, the GIL released) while a big
+        # plan's counting kernel loads in the background; the order changes no number.
+        tests = measures.paired_tests(prepared, a_name, b_name, found, alternative)
         summaries = tuple(measures.model_score(prepared, name, settings, found)
                           for name in (a_name, b_name))
         difference = measures.difference(prepared, a_name, b_name,
@@ -271,7 +274,7 @@ def compare(
         + (() if strata is None else strata.warnings),
         provenance=provenance(scores, settings, stratum),
         difference=difference, agreement=agreement,
-        tests=measures.paired_tests(prepared, a_name, b_name, found, alternative),
+        tests=tests,
         equivalence=None if margin is None else _equivalence(prepared, a_name, b_name,
                                                              difference, margin, settings),
         strata=strata)
