@@ -14,7 +14,13 @@ Ideas (see /work/shared/DESIGN.md, "One resampling engine"):
   and column groups padded with zeros to multiples of :data:`_PAD` and
   :data:`_PAD_COLUMNS`, so BLAS uses its main kernel, in the same order, for every entry
   (odd shapes take edge kernels that add in another order; checked bit for bit in
-  tests/stats/test_resample.py).
+  tests/stats/test_resample.py), over fixed blocks of :data:`_BLOCK_UNITS` units added
+  in order.
+- Counts are drawn by :mod:`evalbars.stats.draw_counts` (numpy, or a compiled kernel
+  giving the same counts) and held as narrow integers until a block of them is turned
+  into floats for BLAS, so the floats are read from cache. The products go through
+  ``np.dot``, which releases the GIL: ``@`` (matmul) held it, and the block threads'
+  products ran one at a time.
 - Where many units are identical (0/1 outcomes), the caller may pass each distinct
   pattern once with its multiplicity; the counts are then multinomial over patterns,
   the same distribution at a cost independent of the number of items.
