@@ -137,3 +137,27 @@ def test_numpy_counts_past_255_are_kept_whole():
         for row in (0, 1):
             whole = counts[row] + (extra or {}).get(row, 0)
             assert whole[0] == n and not whole[1:].any()
+
+
+def test_once_loaded_the_kernel_counts_small_plans_too(monkeypatch):
+    # The autouse fixture has loaded it: a plan far below KERNEL_CELLS uses it, and the
+    # numbers are those of numpy alone.
+    used = []
+    real = draw_counts.KernelCounter
+
+    class Watched(real):
+        def __call__(self, rows):
+            used.append(rows)
+            return super().__call__(rows)
+
+    x = np.random.default_rng(6).normal(size=(700, 2))
+    monkeypatch.setattr(draw_counts, "KernelCounter", Watched)
+    with_kernel = resample.bootstrap_sums(x, n_resamples=600, seed=np.random.SeedSequence(2))
+    assert used
+    monkeypatch.setenv("EVALBARS_NO_NUMBA", "1")
+    draw_counts.available.cache_clear()
+    try:
+        alone = resample.bootstrap_sums(x, n_resamples=600, seed=np.random.SeedSequence(2))
+    finally:
+        draw_counts.available.cache_clear()
+    assert np.array_equal(with_kernel, alone)

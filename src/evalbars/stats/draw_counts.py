@@ -9,9 +9,10 @@ numba, the optional extra ``evalbars[fast]``) reads the same words from ``random
 (half the generator's time per draw), repeats that arithmetic and adds each draw to its
 count in place: no index array, no ``bincount``, no copy into floats.
 
-The kernel is used where the work pays for importing numba and loading the cached kernel
-(about 0.4 s, once per process): from :data:`KERNEL_CELLS` draws, with numba installed,
-unless the environment sets ``EVALBARS_NO_NUMBA=1``. The first use on a machine also
+The kernel is loaded where the work pays for importing numba and loading the cached
+kernel (about 0.4 s, once per process): from :data:`KERNEL_CELLS` draws, with numba
+installed, unless the environment sets ``EVALBARS_NO_NUMBA=1``; once loaded, it counts
+every plan of the process (a notebook's later, smaller analyses too). The first use on a machine also
 compiles it (about 1 s).
 """
 from __future__ import annotations

@@ -41,7 +41,7 @@ from typing import Callable
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from .draw_counts import KERNEL_CELLS, counter, start_loading
+from .draw_counts import KERNEL_CELLS, counter, ready_kernel, start_loading
 from .draw_counts import padded as _padded
 
 BLOCK = 512
@@ -235,7 +235,8 @@ def bootstrap_sums(
     columns = _padded_columns(unit_sums - shift)
     rows_per_chunk = _rows_per_chunk(n_rows, n_columns)
 
-    compiled = n_resamples * n_rows >= KERNEL_CELLS
+    # The kernel for big plans, and for any plan once a big one has loaded it.
+    compiled = n_resamples * n_rows >= KERNEL_CELLS or ready_kernel() is not None
     start_loading(n_resamples * n_rows)
 
     def draw(rng: np.random.Generator, size: int) -> np.ndarray:
