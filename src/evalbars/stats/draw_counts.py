@@ -6,14 +6,14 @@ Both ways give the same counts from the same generator, bit for bit. numpy's
 by Lemire's multiply-shift, taking the next word when the low half of the product falls
 below ``(2**32 - n) % n``. The kernel (:mod:`evalbars.stats.counts_kernel`, compiled by
 numba, the optional extra ``evalbars[fast]``) reads the same words from ``random_raw``
-(half the generator's time per draw), repeats that arithmetic and adds each draw to its
-count in place: no index array, no ``bincount``, no copy into floats.
+(half the generator's time per draw), repeats that arithmetic and tallies each draw in a
+byte in place: no index array, no ``bincount``, and the GIL released.
 
 The kernel is loaded where the work pays for importing numba and loading the cached
 kernel (about 0.4 s, once per process): from :data:`KERNEL_CELLS` draws, with numba
 installed, unless the environment sets ``EVALBARS_NO_NUMBA=1``; once loaded, it counts
-every plan of the process (a notebook's later, smaller analyses too). The first use on a machine also
-compiles it (about 1 s).
+every plan of the process (a notebook's later, smaller analyses too). The first use on a
+machine also compiles it (about 1 s).
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from typing import Callable
 import numpy as np
 
 KERNEL_CELLS = 400_000_000
-"""Draws (resamples x units) from which the compiled kernel counts, if numba is present."""
+"""Draws (resamples x units) from which the compiled kernel is loaded, if numba is present."""
 
 _FLAT_ADD = 16384
 """Below this many units one ``np.add.at`` counts a whole chunk, in floats; from it, a
