@@ -77,16 +77,17 @@ def hedged_log_capital(x, m, *, confidence_level: float = 0.95) -> np.ndarray:
     """
     x = _check(x, confidence_level)
     m = np.atleast_1d(np.asarray(m, dtype=np.float64))
-    plus, minus = _log_capital(x, m, 1.0 - confidence_level, 0, x.size)
+    bets = plug_in_bets(x, 1.0 - confidence_level)
+    plus, minus = _log_capital(x, m, bets, 0, x.size)
     return np.maximum(plus, minus) - math.log(2.0)
 
 
-def _log_capital(x: np.ndarray, m: np.ndarray, alpha: float, start: int, stop: int,
+def _log_capital(x: np.ndarray, m: np.ndarray, all_bets: np.ndarray, start: int, stop: int,
                  carry: tuple[np.ndarray, np.ndarray] | None = None,
                  ) -> tuple[np.ndarray, np.ndarray]:
     """``log K^+`` and ``log K^-`` at times ``start + 1`` to ``stop``, continuing ``carry``
-    (the two at time ``start``)."""
-    bets = plug_in_bets(x, alpha)[start:stop, None]
+    (the two at time ``start``); ``all_bets`` are :func:`plug_in_bets` of the whole ``x``."""
+    bets = all_bets[start:stop, None]
     with np.errstate(divide="ignore"):
         up = np.minimum(bets, TRUNCATION / m)
         down = np.minimum(bets, TRUNCATION / (1.0 - m))
@@ -145,9 +146,10 @@ def betting_sequence(x, *, confidence_level: float = 0.95,
     low = np.empty(x.size)
     high = np.empty(x.size)
     carry = None
+    bets = plug_in_bets(x, 1.0 - confidence_level)  # once: each block reads its own
     for start in range(0, x.size, _BLOCK):
         stop = min(start + _BLOCK, x.size)
-        plus, minus = _log_capital(x, m, 1.0 - confidence_level, start, stop, carry)
+        plus, minus = _log_capital(x, m, bets, start, stop, carry)
         carry = (plus[-1], minus[-1])
         inside = np.maximum(plus, minus) - math.log(2.0) < threshold
         first = np.argmax(inside, axis=1)
