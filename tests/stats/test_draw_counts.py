@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from evalbars.stats import draw_counts, resample
-from evalbars.stats.draw_counts import KernelCounter, counter, numpy_counts
+from evalbars.stats.draw_counts import KernelCounter, counter, numpy_counter, numpy_counts
 
 pytest.importorskip("numba")
 
@@ -19,10 +19,8 @@ def both(n, seed, chunks, total=None):
     """The kernel's and numpy's counts of the same block, asked for in ``chunks``."""
     total = total or sum(chunks)
     rows = draw_counts.padded(max(chunks))
-    kernel = counter(np.random.default_rng(seed), n, rows=rows, total_rows=total,
-                     compiled=True)
-    plain = counter(np.random.default_rng(seed), n, rows=rows, total_rows=total,
-                    compiled=False)
+    kernel = counter(np.random.default_rng(seed), n, rows=rows, total_rows=total)
+    plain = numpy_counter(np.random.default_rng(seed), n, rows=rows)
     assert isinstance(kernel, KernelCounter) and not isinstance(plain, KernelCounter)
     out = []
     for asked in chunks:
@@ -61,9 +59,8 @@ def test_rejected_words_are_skipped_as_numpy_skips_them():
 
 def test_bootstrap_sums_are_the_same_with_and_without_the_kernel(monkeypatch):
     x = np.random.default_rng(2).normal(size=(3001, 3))
-    monkeypatch.setattr(resample, "KERNEL_CELLS", 0)
     compiled = resample.bootstrap_sums(x, n_resamples=1100, seed=np.random.SeedSequence(4))
-    monkeypatch.setattr(resample, "KERNEL_CELLS", 10**18)
+    monkeypatch.setattr(draw_counts, "ready_kernel", lambda: None)  # numpy counts
     plain = resample.bootstrap_sums(x, n_resamples=1100, seed=np.random.SeedSequence(4))
     assert np.array_equal(compiled, plain)
 
@@ -72,7 +69,7 @@ def test_the_environment_can_switch_the_kernel_off(monkeypatch):
     monkeypatch.setenv("EVALBARS_NO_NUMBA", "1")
     draw_counts.available.cache_clear()
     try:
-        chosen = counter(np.random.default_rng(0), 10, rows=8, total_rows=2, compiled=True)
+        chosen = counter(np.random.default_rng(0), 10, rows=8, total_rows=2)
         assert not isinstance(chosen, KernelCounter)
         expected = numpy_counts(np.random.default_rng(0), 2, 10, np.empty((8, 10)))
         assert np.array_equal(chosen(2)[0][:2], expected[0][:2])
@@ -83,10 +80,10 @@ def test_the_environment_can_switch_the_kernel_off(monkeypatch):
 
 def test_a_generator_other_than_pcg64_or_holding_half_a_word_is_counted_by_numpy():
     rng = np.random.Generator(np.random.SFC64(0))
-    assert not isinstance(counter(rng, 10, rows=8, total_rows=1, compiled=True), KernelCounter)
+    assert not isinstance(counter(rng, 10, rows=8, total_rows=1), KernelCounter)
     rng = np.random.default_rng(0)
     rng.integers(0, 10)  # one 32-bit half used, the other held for the next draw
-    assert not isinstance(counter(rng, 10, rows=8, total_rows=1, compiled=True), KernelCounter)
+    assert not isinstance(counter(rng, 10, rows=8, total_rows=1), KernelCounter)
 
 
 def test_a_unit_drawn_more_than_255_times_is_counted_whole():
@@ -121,7 +118,7 @@ def test_a_kernel_that_cannot_load_leaves_numpy_counting_with_a_warning(monkeypa
     monkeypatch.setitem(sys.modules, "evalbars.stats.counts_kernel", None)  # import fails
     with pytest.warns(RuntimeWarning, match="numpy counts the resamples"):
         assert draw_counts.load_kernel() is None
-    chosen = counter(np.random.default_rng(0), 10, rows=8, total_rows=2, compiled=True)
+    chosen = counter(np.random.default_rng(0), 10, rows=8, total_rows=2)
     assert not isinstance(chosen, KernelCounter)
 
 

@@ -205,21 +205,26 @@ class KernelCounter:
         self.position = 0
 
 
-def counter(rng: np.random.Generator, n_units: int, *, rows: int, total_rows: int,
-            compiled: bool) -> Counter:
-    """The counts of a block's resamples, at most ``rows`` at a time, by the kernel when
-    ``compiled`` and it is loaded.
+def numpy_counter(rng: np.random.Generator, n_units: int, *, rows: int) -> Counter:
+    """The counts of a block's resamples, at most ``rows`` at a time, by numpy.
 
-    Identical either way. The kernel needs a PCG64 generator holding no half-used word
-    (as a fresh one: it reads whole 64-bit words from the stream) and 2 units or more.
-
-    >>> c = counter(np.random.default_rng(0), 3, rows=8, total_rows=2, compiled=False)
+    >>> c = numpy_counter(np.random.default_rng(0), 3, rows=8)
     >>> counts, extra = c(2)
     >>> counts[:2].sum(axis=1).tolist(), extra
     ([3.0, 3.0], None)
     """
-    if (compiled and 2 <= n_units < 2**31 and type(rng.bit_generator) is np.random.PCG64
-            and not rng.bit_generator.state["has_uint32"] and available() and ready_kernel()):
-        return KernelCounter(rng, n_units, rows=rows, total_rows=total_rows)
     out = np.empty((rows, n_units), dtype=float if n_units < _FLAT_ADD else np.uint8)
     return lambda asked: numpy_counts(rng, asked, n_units, out)
+
+
+def counter(rng: np.random.Generator, n_units: int, *, rows: int, total_rows: int) -> Counter:
+    """The counts of a block's resamples, at most ``rows`` at a time: by the kernel where
+    it is loaded, else by numpy (:func:`numpy_counter`); the same counts either way.
+
+    The kernel needs a PCG64 generator holding no half-used word (as a fresh one: it reads
+    whole 64-bit words from the stream) and 2 units or more.
+    """
+    if (2 <= n_units < 2**31 and type(rng.bit_generator) is np.random.PCG64
+            and not rng.bit_generator.state["has_uint32"] and available() and ready_kernel()):
+        return KernelCounter(rng, n_units, rows=rows, total_rows=total_rows)
+    return numpy_counter(rng, n_units, rows=rows)

@@ -41,7 +41,7 @@ from typing import Callable
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from .draw_counts import KERNEL_CELLS, counter, ready_kernel, start_loading
+from .draw_counts import counter, start_loading
 from .draw_counts import padded as _padded
 
 BLOCK = 512
@@ -235,15 +235,13 @@ def bootstrap_sums(
     columns = _padded_columns(unit_sums - shift)
     rows_per_chunk = _rows_per_chunk(n_rows, n_columns)
 
-    # The kernel for big plans, and for any plan once a big one has loaded it.
-    compiled = n_resamples * n_rows >= KERNEL_CELLS or ready_kernel() is not None
-    start_loading(n_resamples * n_rows)
+    start_loading(n_resamples * n_rows)  # a big plan's kernel; it then counts every plan
 
     def draw(rng: np.random.Generator, size: int) -> np.ndarray:
         result = np.empty((size, n_columns))
         rows = _padded(min(size, rows_per_chunk))
         block = np.empty((rows, min(n_rows, _BLOCK_UNITS)))
-        counts = counter(rng, n_rows, rows=rows, total_rows=size, compiled=compiled)
+        counts = counter(rng, n_rows, rows=rows, total_rows=size)
         for start in range(0, size, rows_per_chunk):
             stop = min(size, start + rows_per_chunk)
             drawn, extra = counts(stop - start)
