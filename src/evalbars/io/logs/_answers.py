@@ -61,6 +61,28 @@ _APPLIES = {
 }
 
 
+def fixed_metric(options: Options, metrics: Sequence[str], harness: str, meaning: str) -> str:
+    """The metric asked for among a harness's fixed ``metrics``; the first by default.
+
+    ``meaning`` says in words what the default measures, for the message.
+
+    >>> metrics = ("plus", "base")
+    >>> fixed_metric(Options(), metrics, "EvalPlus", "base and extra tests")
+    'plus'
+    >>> fixed_metric(Options(metric="pass@1"), metrics, "EvalPlus", "base and extra tests")
+    Traceback (most recent call last):
+    ...
+    evalbars.core.errors.EvalbarsError: metric='pass@1' (--metric) is not an EvalPlus metric; \
+choose 'plus' (base and extra tests, the default) or 'base'
+    """
+    metric = options.metric or metrics[0]
+    if metric not in metrics:
+        others = " or ".join(repr(m) for m in metrics[1:])
+        raise EvalbarsError(f"metric={metric!r} (--metric) is not an {harness} metric; choose "
+                            f"{metrics[0]!r} ({meaning}, the default) or {others}")
+    return metric
+
+
 def number(value: Any) -> float | None:
     """A score as a float, or None when the answer is unscored (null, NaN).
 

@@ -36,7 +36,7 @@ import numpy as np
 from ...core.errors import EvalbarsError
 from ..table import MAX_LISTED, Column, Table, short
 from . import _json
-from ._answers import Answers, Options, label, reject, text
+from ._answers import Answers, Options, fixed_metric, label, reject, text
 
 FORMAT = "alpacaeval"
 
@@ -68,10 +68,7 @@ def read(paths: list[str], options: Options) -> Answers:
     "win shares against 'gpt4_1106_preview' judged by 'weighted_alpaca_eval_gpt4_turbo', metric 'win_rate' (default: preference - 1)"
     """
     reject(FORMAT, options, ())
-    metric = options.metric or METRICS[0]
-    if metric not in METRICS:
-        raise EvalbarsError(f"metric={metric!r} (--metric) is not an AlpacaEval metric; choose "
-                            f"'win_rate' (preference - 1, the default) or 'discrete'")
+    metric = fixed_metric(options, METRICS, "AlpacaEval", "preference - 1")
     answers = Answers(FORMAT, list(paths), item_name="instruction", score_name=metric)
     firsts: dict[str, str] = {}
     for path, records in _documents(paths):

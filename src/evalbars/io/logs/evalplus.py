@@ -25,7 +25,7 @@ from typing import Any
 from ...core.errors import EvalbarsError
 from ..table import name_list, short
 from . import _json
-from ._answers import Answers, Options, Run, name_runs, reject
+from ._answers import Answers, Options, Run, fixed_metric, name_runs, reject
 
 FORMAT = "evalplus"
 
@@ -63,10 +63,7 @@ def read(paths: list[str], options: Options) -> Answers:
     "metric 'plus' (default: base and extra tests pass), 3 samples per task"
     """
     reject(FORMAT, options, ())
-    metric = options.metric or METRICS[0]
-    if metric not in METRICS:
-        raise EvalbarsError(f"metric={metric!r} (--metric) is not an EvalPlus metric; choose "
-                            f"'plus' (base and extra tests, the default) or 'base'")
+    metric = fixed_metric(options, METRICS, "EvalPlus", "base and extra tests")
     names = name_runs([Run(_model(path), (os.path.basename(path),)) for path in paths])
     answers = Answers(FORMAT, list(paths), item_name="task_id", score_name=metric,
                       sample_name="sample")
