@@ -47,7 +47,11 @@ Counter = Callable[[int], "tuple[np.ndarray, dict[int, np.ndarray] | None]"]
 kernel's past a byte), or None."""
 
 
-def padded(n: int, multiple: int = 8) -> int:
+ROW_PAD = 8
+"""The rows (resamples) of every product are padded with zeros to a multiple of this."""
+
+
+def padded(n: int, multiple: int = ROW_PAD) -> int:
     """``n`` rounded up to a multiple of ``multiple``.
 
     >>> padded(13), padded(16), padded(5, 4)

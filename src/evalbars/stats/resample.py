@@ -41,7 +41,7 @@ from typing import Callable
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from .draw_counts import counter, start_loading
+from .draw_counts import ROW_PAD, counter, start_loading
 from .draw_counts import padded as _padded
 
 BLOCK = 512
@@ -66,8 +66,7 @@ _REUSE_ROWS = 32
 once per chunk (1,000,000 items: 32 rows took 0.95x the time of 8 to bootstrap, 0.76x
 for the sign matrix)."""
 
-_PAD = 8
-"""The rows (resamples) of every product are padded with zeros to a multiple of this."""
+_PAD = ROW_PAD
 
 _PAD_COLUMNS = 4
 """The columns of every product are padded with zeros to a multiple of this."""
