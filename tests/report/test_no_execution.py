@@ -275,6 +275,12 @@ IMPORTS_BY_NAME = {
                            "any other name is refused by the input checks first",
 }
 """Files (under src/evalbars) allowed to call importlib.import_module, and why it is safe."""
+MODULES_ALLOWED = {
+    ("stats/counts_kernel.py", "ctypes"): "calls the counting kernel it compiles from its own "
+                                          "fixed LLVM IR text, on arrays whose types and "
+                                          "shapes it checks first; no input reaches the code",
+}
+"""(file, forbidden module) pairs allowed, and why it is safe."""
 
 
 def _sources():
@@ -291,7 +297,8 @@ def test_no_code_path_unpickles_evaluates_or_executes_input():
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 found += [(where, node.lineno, f"import {a.name}") for a in node.names
-                          if a.name.split(".")[0] in FORBIDDEN_MODULES]
+                          if a.name.split(".")[0] in FORBIDDEN_MODULES
+                          and (str(where), a.name) not in MODULES_ALLOWED]
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 if node.module.split(".")[0] in FORBIDDEN_MODULES:
                     found.append((where, node.lineno, f"from {node.module} import"))

@@ -5,30 +5,29 @@ Both ways give the same counts from the same generator, bit for bit. numpy's
 (PCG64 hands out the low, then the high half of each 64-bit output) and makes it an index
 by Lemire's multiply-shift, taking the next word when the low half of the product falls
 below ``(2**32 - n) % n``. The kernel (:mod:`evalbars.stats.counts_kernel`, compiled by
-numba, the optional extra ``evalbars[fast]``) reads the same words from ``random_raw``
-(half the generator's time per draw), repeats that arithmetic and tallies each draw in a
-byte in place: no index array, no ``bincount``, and the GIL released.
+llvmlite, the optional extra ``evalbars[fast]``) repeats that arithmetic, PCG64's steps
+included, and tallies each draw in a byte in place: no index array, no ``bincount``, the
+GIL released, and half numpy's time per draw on one core.
 
-The kernel is loaded where the work pays for importing numba and loading the cached
-kernel (about 0.4 s, once per process): from :data:`KERNEL_CELLS` draws, with numba
-installed, unless the environment sets ``EVALBARS_NO_NUMBA=1``; once loaded, it counts
-every plan of the process (a notebook's later, smaller analyses too). The first use on a
-machine also compiles it (about 1 s).
+The kernel is loaded (llvmlite imported and the kernel compiled, about 0.06 s once per
+process) in a background thread from :data:`KERNEL_CELLS` draws, with llvmlite installed,
+unless the environment sets ``EVALBARS_NO_KERNEL=1``; once loaded, it counts every plan of
+the process (a notebook's later, smaller analyses too).
 """
 from __future__ import annotations
 
 import functools
 import importlib.util
 import os
-import sys
 import threading
 import warnings
 from typing import Callable
 
 import numpy as np
 
-KERNEL_CELLS = 400_000_000
-"""Draws (resamples x units) from which the compiled kernel is loaded, if numba is present."""
+KERNEL_CELLS = 20_000_000
+"""Draws (resamples x units) from which the compiled kernel is loaded, if llvmlite is
+present: numpy needs about 0.05 s for them, the kernel's loading about as long."""
 
 _FLAT_ADD = 16384
 """Below this many units one ``np.add.at`` counts a whole chunk, in floats; from it, a
@@ -37,9 +36,6 @@ _FLAT_ADD = 16384
 
 _ROW_DRAWS = 1 << 16
 """From this many units the indices are drawn one resample at a time, not per chunk."""
-
-_RAW_WORDS = 1 << 16
-"""Most 64-bit words the kernel asks the generator for at once (512 kB, kept in cache)."""
 
 Counter = Callable[[int], "tuple[np.ndarray, dict[int, np.ndarray] | None]"]
 """``counter(rows)``: the next ``rows`` resamples' counts, as whole numbers in the first
@@ -105,10 +101,10 @@ def numpy_counts(rng: np.random.Generator, rows: int, n_units: int,
 
 @functools.cache
 def available() -> bool:
-    """Whether the kernel can be used here: numba installed, not switched off."""
-    if os.environ.get("EVALBARS_NO_NUMBA", "") not in ("", "0"):
+    """Whether the kernel can be used here: llvmlite installed, not switched off."""
+    if os.environ.get("EVALBARS_NO_KERNEL", "") not in ("", "0"):
         return False
-    return sys.byteorder == "little" and importlib.util.find_spec("numba") is not None
+    return importlib.util.find_spec("llvmlite") is not None
 
 
 _loaded: list[Callable] = []
@@ -118,12 +114,8 @@ _lock = threading.Lock()
 
 def _load() -> None:
     try:
-        from .counts_kernel import count_draws
-
-        # The first call loads the compiled code from numba's cache (or compiles it).
-        count_draws(np.zeros(2, np.uint32), 0, 2, np.uint64(0), np.zeros((1, 2), np.uint8),
-                    np.zeros((1, 2)), np.zeros(1, np.bool_), 1, 0, 0)
-    except Exception as error:  # a broken numba: numpy counts, the same numbers
+        from .counts_kernel import count_draws  # compiles the kernel
+    except Exception as error:  # a broken llvmlite: numpy counts, the same numbers
         warnings.warn(f"evalbars: the compiled counting kernel could not be loaded ({error}); "
                       "numpy counts the resamples (the same numbers, more slowly)",
                       RuntimeWarning, stacklevel=1)
@@ -162,51 +154,27 @@ def ready_kernel() -> Callable | None:
     return _loaded[0] if _loaded else None
 
 
-class KernelCounter:
-    """Counts of one block's resamples from the kernel, words carried from chunk to chunk.
+def kernel_counter(rng: np.random.Generator, n_units: int, *, rows: int) -> Counter:
+    """The counts of a block's resamples, at most ``rows`` at a time, by the kernel.
 
-    ``rng`` is the block's PCG64 generator, holding no half-used word; ``rows`` the most
-    resamples asked for at once and ``total_rows`` all the block will ask for: the words
-    are drawn as they are needed, at most :data:`_RAW_WORDS` at a time, so a block draws
-    scarcely more than it uses.
+    ``rng`` has a PCG64 bit generator; ``2 <= n_units < 2**32``.
 
-    >>> counter = KernelCounter(np.random.default_rng(3), 5, rows=8, total_rows=2)
+    >>> c = kernel_counter(np.random.default_rng(3), 5, rows=8) if load_kernel() else None
     >>> same = numpy_counts(np.random.default_rng(3), 2, 5, np.empty((8, 5)))[0]
-    >>> bool(np.array_equal(counter(2)[0][:2], same[:2])) if available() else True
+    >>> bool(np.array_equal(c(2)[0][:2], same[:2])) if c else True
     True
     """
+    count = load_kernel()
+    tally = np.empty((rows, n_units), dtype=np.uint8)
+    extra = np.zeros((rows, n_units))  # zero pages until a count passes 255
+    flagged = np.zeros(rows, dtype=np.bool_)
 
-    def __init__(self, rng: np.random.Generator, n_units: int, *, rows: int,
-                 total_rows: int) -> None:
-        self.rng, self.n_units = rng, n_units
-        self.threshold = np.uint64((2**32 - n_units) % n_units)
-        self.left = total_rows * n_units  # draws this block still has to make
-        self.words = np.empty(0, dtype=np.uint32)
-        self.position = 0
-        self.tally = np.empty((rows, n_units), dtype=np.uint8)
-        self.extra = np.zeros((rows, n_units))  # zero pages until a count passes 255
-        self.flagged = np.zeros(rows, dtype=np.bool_)
-        self.count = load_kernel()
+    def counts(asked: int) -> tuple[np.ndarray, dict[int, np.ndarray] | None]:
+        count(rng, n_units, asked, tally, extra, flagged)
+        wrapped = np.flatnonzero(flagged[:asked])
+        return tally, ({int(r): extra[r] for r in wrapped} if wrapped.size else None)
 
-    def __call__(self, rows: int) -> tuple[np.ndarray, dict[int, np.ndarray] | None]:
-        row = item = 0
-        while True:
-            self.position, row, item = self.count(
-                self.words, self.position, self.n_units, self.threshold, self.tally,
-                self.extra, self.flagged, rows, row, item)
-            if row == rows:
-                break
-            self._refill(still_needed=self.left - row * self.n_units - item)
-        self.left -= rows * self.n_units
-        wrapped = np.flatnonzero(self.flagged[:rows])
-        return self.tally, ({int(r): self.extra[r] for r in wrapped} if wrapped.size else None)
-
-    def _refill(self, still_needed: int) -> None:
-        rest = self.words[self.position:]
-        wanted = max(8, min(_RAW_WORDS, (still_needed - rest.size + 1) // 2 + 8))
-        fresh = self.rng.bit_generator.random_raw(wanted).view(np.uint32)
-        self.words = np.concatenate([rest, fresh]) if rest.size else fresh
-        self.position = 0
+    return counts
 
 
 def numpy_counter(rng: np.random.Generator, n_units: int, *, rows: int) -> Counter:
@@ -221,14 +189,13 @@ def numpy_counter(rng: np.random.Generator, n_units: int, *, rows: int) -> Count
     return lambda asked: numpy_counts(rng, asked, n_units, out)
 
 
-def counter(rng: np.random.Generator, n_units: int, *, rows: int, total_rows: int) -> Counter:
+def counter(rng: np.random.Generator, n_units: int, *, rows: int) -> Counter:
     """The counts of a block's resamples, at most ``rows`` at a time: by the kernel where
     it is loaded, else by numpy (:func:`numpy_counter`); the same counts either way.
 
-    The kernel needs a PCG64 generator holding no half-used word (as a fresh one: it reads
-    whole 64-bit words from the stream) and 2 units or more.
+    The kernel needs a PCG64 generator (numpy's default) and 2 units or more.
     """
-    if (2 <= n_units < 2**31 and type(rng.bit_generator) is np.random.PCG64
-            and not rng.bit_generator.state["has_uint32"] and available() and ready_kernel()):
-        return KernelCounter(rng, n_units, rows=rows, total_rows=total_rows)
+    if (2 <= n_units < 2**32 and type(rng.bit_generator) is np.random.PCG64
+            and available() and ready_kernel()):
+        return kernel_counter(rng, n_units, rows=rows)
     return numpy_counter(rng, n_units, rows=rows)

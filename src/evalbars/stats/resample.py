@@ -240,7 +240,7 @@ def bootstrap_sums(
         result = np.empty((size, n_columns))
         rows = _padded(min(size, rows_per_chunk))
         block = np.empty((rows, min(n_rows, _BLOCK_UNITS)))
-        counts = counter(rng, n_rows, rows=rows, total_rows=size)
+        counts = counter(rng, n_rows, rows=rows)
         for start in range(0, size, rows_per_chunk):
             stop = min(size, start + rows_per_chunk)
             drawn, extra = counts(stop - start)
