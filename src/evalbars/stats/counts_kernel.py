@@ -87,15 +87,17 @@ accepted:
 }
 
 ; Rows 0 to rows - 1 of tally (rows x n bytes): n draws each, counted modulo 256; a wrap
-; adds 256 to the same cell of extra (rows x n doubles, zero where flagged is 0) and sets
-; flagged[row]. words holds the generator as six 64-bit words: state (low, high),
-; increment (low, high), has_uint32, uinteger; the state and the last two are written back.
+; sets flagged[row] and adds 256 to the same cell of extra (rows x n doubles, zero where
+; flagged is 0), if extra is not null. words holds the generator as six 64-bit words:
+; state (low, high), increment (low, high), has_uint32, uinteger; the state and the last
+; two are written back.
 define void @count_draws(ptr noalias %words, i64 %n, i64 %threshold, i64 %rows,
                          ptr noalias %tally, ptr noalias %extra, ptr noalias %flagged) {
 entry:
   %g = alloca %pcg64
   %row = alloca i64
   %item = alloca i64
+  %no_extra = icmp eq ptr %extra, null
   %w1_p = getelementptr i64, ptr %words, i64 1
   %w2_p = getelementptr i64, ptr %words, i64 2
   %w3_p = getelementptr i64, ptr %words, i64 3
@@ -129,14 +131,15 @@ clear_row:
   call void @llvm.memset.p0.i64(ptr %counts, i8 0, i64 %n, i1 false)
   %flag_p = getelementptr i8, ptr %flagged, i64 %r
   %flag = load i8, ptr %flag_p
-  %had_extra = icmp ne i8 %flag, 0
+  store i8 0, ptr %flag_p
+  %had_wrap = icmp ne i8 %flag, 0
+  %had_extra = select i1 %no_extra, i1 false, i1 %had_wrap
   br i1 %had_extra, label %clear_extra, label %start_row
 
 clear_extra:
   %extra_row = getelementptr double, ptr %extra, i64 %base
   %extra_bytes = shl i64 %n, 3
   call void @llvm.memset.p0.i64(ptr %extra_row, i8 0, i64 %extra_bytes, i1 false)
-  store i8 0, ptr %flag_p
   br label %start_row
 
 start_row:
@@ -159,11 +162,14 @@ draw:
   br i1 %wrapped, label %carry, label %drawn
 
 carry:
+  store i8 1, ptr %flag_p
+  br i1 %no_extra, label %drawn, label %add_carry
+
+add_carry:
   %carry_p = getelementptr double, ptr %extra, i64 %cell
   %carried = load double, ptr %carry_p
   %more = fadd double %carried, 256.0
   store double %more, ptr %carry_p
-  store i8 1, ptr %flag_p
   br label %drawn
 
 drawn:
@@ -234,38 +240,46 @@ _ENGINE, _COUNT = _compile()
 
 
 def count_draws(rng: np.random.Generator, n_units: int, rows: int, tally: np.ndarray,
-                extra: np.ndarray, flagged: np.ndarray) -> None:
+                flagged: np.ndarray, extra: np.ndarray | None = None) -> np.ndarray | None:
     """Draw ``rows`` resamples of ``n_units`` units from ``rng`` and count them in place.
 
     ``rng`` has a PCG64 bit generator; it goes on as if ``rng.integers(0, n_units,
     size=(rows, n_units))`` had been called. ``tally`` (C-contiguous uint8, at least
-    ``rows`` rows of ``n_units``) gets each row's counts modulo 256; ``extra`` (float64,
-    the same shape, zero where ``flagged`` is False) gets the rest, ``256 * wraps``, of a
-    count past 255, and ``flagged`` (bool, one per row) marks those rows. Rows with a
-    flag from an earlier call have their ``extra`` cleared first.
+    ``rows`` rows of ``n_units``) gets each row's counts modulo 256 and ``flagged`` (bool,
+    one per row) marks the rows with a count past 255. The rest of those counts,
+    ``256 * wraps``, goes into ``extra`` (float64, the shape of ``tally``, zero where
+    ``flagged`` is False; cleared first in rows flagged by an earlier call), which is
+    returned. Without ``extra`` (None) none is allocated unless a count passes 255 (from
+    a uniform bootstrap, with probability below 1e-500): then it is, and the rows are
+    drawn again from the generator's state before the call.
 
-    >>> tally, extra = np.empty((2, 3), np.uint8), np.zeros((2, 3))
-    >>> flagged = np.zeros(2, np.bool_)
-    >>> count_draws(np.random.default_rng(0), 3, 2, tally, extra, flagged)
+    >>> tally, flagged = np.empty((2, 3), np.uint8), np.zeros(2, np.bool_)
+    >>> count_draws(np.random.default_rng(0), 3, 2, tally, flagged) is None
+    True
     >>> drawn = np.random.default_rng(0).integers(0, 3, size=(2, 3))
     >>> [np.bincount(row, minlength=3).tolist() for row in drawn] == tally.tolist()
     True
     """
     if not (2 <= n_units < 2**32 and 0 <= rows <= min(len(tally), len(flagged))
-            and tally.dtype == np.uint8 and extra.dtype == np.float64
-            and flagged.dtype == np.bool_ and tally.shape[1:] == (n_units,)
-            and extra.shape == tally.shape and tally.flags.c_contiguous
-            and extra.flags.c_contiguous and flagged.flags.c_contiguous):
+            and tally.dtype == np.uint8 and tally.shape[1:] == (n_units,)
+            and flagged.dtype == np.bool_ and tally.flags.c_contiguous
+            and flagged.flags.c_contiguous
+            and (extra is None or (extra.dtype == np.float64 and extra.shape == tally.shape
+                                   and extra.flags.c_contiguous))):
         raise ValueError("count_draws: arrays of the wrong type or shape")
     generator = rng.bit_generator
     if type(generator) is not np.random.PCG64:
         raise ValueError("count_draws: the kernel reproduces PCG64 only")
-    state = generator.state
-    words = np.array([state["state"]["state"] & _MASK, state["state"]["state"] >> 64,
-                      state["state"]["inc"] & _MASK, state["state"]["inc"] >> 64,
-                      state["has_uint32"], state["uinteger"]], dtype=np.uint64)
-    _COUNT(words.ctypes.data, n_units, (2**32 - n_units) % n_units, rows,
-           tally.ctypes.data, extra.ctypes.data, flagged.ctypes.data)
-    state["state"]["state"] = int(words[0]) | int(words[1]) << 64
-    state["has_uint32"], state["uinteger"] = int(words[4]), int(words[5])
-    generator.state = state
+    before = generator.state
+    words = np.array([before["state"]["state"] & _MASK, before["state"]["state"] >> 64,
+                      before["state"]["inc"] & _MASK, before["state"]["inc"] >> 64,
+                      before["has_uint32"], before["uinteger"]], dtype=np.uint64)
+    _COUNT(words.ctypes.data, n_units, (2**32 - n_units) % n_units, rows, tally.ctypes.data,
+           None if extra is None else extra.ctypes.data, flagged.ctypes.data)
+    if extra is None and flagged[:rows].any():  # the wrapped counts were not kept
+        generator.state = before
+        return count_draws(rng, n_units, rows, tally, flagged, np.zeros(tally.shape))
+    after = dict(before, state=dict(before["state"], state=int(words[0]) | int(words[1]) << 64),
+                 has_uint32=int(words[4]), uinteger=int(words[5]))
+    generator.state = after
+    return extra

@@ -166,13 +166,13 @@ def kernel_counter(rng: np.random.Generator, n_units: int, *, rows: int) -> Coun
     """
     count = load_kernel()
     tally = np.empty((rows, n_units), dtype=np.uint8)
-    extra = np.zeros((rows, n_units))  # zero pages until a count passes 255
     flagged = np.zeros(rows, dtype=np.bool_)
+    extra: list[np.ndarray | None] = [None]  # allocated only if a count passes 255
 
     def counts(asked: int) -> tuple[np.ndarray, dict[int, np.ndarray] | None]:
-        count(rng, n_units, asked, tally, extra, flagged)
+        extra[0] = count(rng, n_units, asked, tally, flagged, extra[0])
         wrapped = np.flatnonzero(flagged[:asked])
-        return tally, ({int(r): extra[r] for r in wrapped} if wrapped.size else None)
+        return tally, ({int(r): extra[0][r] for r in wrapped} if wrapped.size else None)
 
     return counts
 
