@@ -64,7 +64,15 @@ _CAP_CELLS = 1 << 25
 _REUSE_ROWS = 32
 """Rows a chunk takes where its cells allow: each block of the scores is read from memory
 once per chunk (1,000,000 items: 32 rows took 0.95x the time of 8 to bootstrap, 0.76x
-for the sign matrix)."""
+for the sign matrix), down to :data:`_REUSE_MIN_ROWS` where its counts would pass
+:data:`_REUSE_BYTES`."""
+
+_REUSE_BYTES = 1 << 21
+"""A chunk's counts (in bytes) above which it takes fewer rows (100,000 items: 16 rows
+took 0.9x the time of 32 to bootstrap, 0.75x for the sign matrix; 30,000 and 1,000,000
+items the same either way)."""
+
+_REUSE_MIN_ROWS = 16
 
 _PAD = ROW_PAD
 
@@ -135,12 +143,15 @@ def _rows_per_chunk(n_units: int, n_columns: int) -> int:
 
     >>> _rows_per_chunk(100, 2), _rows_per_chunk(10_000, 2), _rows_per_chunk(10_000, 20)
     (648, 32, 40)
-    >>> _rows_per_chunk(1_000_000, 20), _rows_per_chunk(10_000_000, 2)
-    (32, 8)
+    >>> _rows_per_chunk(100_000, 2), _rows_per_chunk(1_000_000, 20)
+    (16, 32)
+    >>> _rows_per_chunk(10_000_000, 2)
+    8
     """
     cap = max(_PAD, _CAP_CELLS // max(n_units, 1) // _PAD * _PAD)
+    reuse = min(_REUSE_ROWS, max(_REUSE_MIN_ROWS, _REUSE_BYTES // max(n_units, 1) // _PAD * _PAD))
     return max(_PAD, _MAX_CELLS // max(n_units, 1) // _PAD * _PAD,
-               min(cap, max(_REUSE_ROWS, _padded(2 * _padded(n_columns, _PAD_COLUMNS)))))
+               min(cap, max(reuse, _padded(2 * _padded(n_columns, _PAD_COLUMNS)))))
 
 
 def _blocked_product(piece: Callable[[int, int], np.ndarray], rows: int, n: int,
