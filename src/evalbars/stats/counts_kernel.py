@@ -226,6 +226,7 @@ def _compile() -> tuple[object, Callable[..., None]]:
     llvm.initialize_native_asmprinter()
     machine = llvm.Target.from_default_triple().create_target_machine(opt=3)
     module = llvm.parse_assembly(_IR)
+    module.triple, module.data_layout = machine.triple, str(machine.target_data)
     module.verify()
     passes = llvm.create_pass_builder(machine, llvm.create_pipeline_tuning_options(3))
     passes.getModulePassManager().run(module, passes)
