@@ -23,3 +23,15 @@ def error(*args, **kwargs) -> str:
     message = str(info.value)
     assert "\n" not in message, "messages are one line"
     return message
+
+
+def cli_error(capsys: pytest.CaptureFixture, *argv) -> str:
+    """The one error line ``evalbars ARGV`` prints, without its prefix; asserts exit status 2
+    and nothing on stdout."""
+    from evalbars.cli import main
+
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == "" and err.count("\n") == 1, (status, err)
+    assert err.startswith("evalbars: error: "), err
+    return err[len("evalbars: error: "):-1]

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import EvalbarsError
-from .table import MAX_LISTED, Column, Table, not_unicode, places, short, surrogate
+from .table import MAX_LISTED, Column, Table, not_unicode, short, surrogate
 
 MAX_ABS_SCORE = 1e100
 """Largest score magnitude accepted. Sums, squares and the third moments some intervals
@@ -49,10 +49,8 @@ def _cell(value: Any) -> float | None:
             return 1.0
         if text == "false":
             return 0.0
-        if "_" in text:  # float("1_0") is 10.0: a typo, not a number
+        if not plain_number_text(text):
             raise ValueError
-        if not text.isascii():  # float("\u0663") is 3.0 (an Arabic-Indic digit), as are
-            raise ValueError    # fullwidth digits: numbers are written in ASCII
     try:
         return float(value)
     except OverflowError:
@@ -61,7 +59,15 @@ def _cell(value: Any) -> float | None:
         raise ValueError from None
 
 
-def _plain(text: str) -> bool:
+def plain_number_text(text: str) -> bool:
+    """False for text that ``float`` reads but a number is not written so: with ``_``
+    (``float("1_0")`` is 10.0: a typo, not a number) or a character that is not ASCII
+    (``float("\u0663")`` is 3.0, an Arabic-Indic digit, as are fullwidth digits: numbers
+    are written in ASCII). The harness-log readers hold their score strings to it too.
+
+    >>> plain_number_text("1.5e3"), plain_number_text("1_0"), plain_number_text("\uff13")
+    (True, False, False)
+    """
     return "_" not in text and text.isascii()
 
 
@@ -69,9 +75,9 @@ def _unusual(values: list) -> bool:
     """True when a string cell holds ``_`` (which ``float`` would skip) or a character that
     is not ASCII (``float`` reads every script's digits: ``"\u0663"``, fullwidth ``"３"``)."""
     try:
-        return not _plain("".join(values))
+        return not plain_number_text("".join(values))
     except TypeError:  # not all strings
-        return not all(_plain(v) for v in values if isinstance(v, str))
+        return not all(plain_number_text(v) for v in values if isinstance(v, str))
 
 
 def _parse_cells(values: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -146,7 +152,7 @@ def _check_values(
     col = table.column(name)
     order = np.argsort(table.numbers(bad), kind="stable")
     shown = [
-        f"{_raw(col, r)} at {places(table.numbers([r]), table.positions)}"
+        f"{_raw(col, r)} at {table.where([r])}"  # a log's table names its file and record
         for r in bad[order[:MAX_LISTED]]
     ]
     non_ascii = col.kind in ("text", "object") and any(

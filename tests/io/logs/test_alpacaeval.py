@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from ingest_helpers import cli_error
 
 from evalbars.analyses.battles import bradley_terry
 from evalbars.core.errors import EvalbarsError
@@ -111,6 +112,23 @@ def test_battles_table_is_none_for_other_inputs(tmp_path):
     (tmp_path / "x").mkdir()
     (tmp_path / "x" / "annotations.json").write_text("[1, 2]")
     assert "is not AlpacaEval annotations" in error(tmp_path / "x", input_format="alpacaeval")
+
+
+@pytest.mark.parametrize("preference, shown", [
+    (1e300, "1e+300"), (float("inf"), "inf"), (float("-inf"), "-inf"), (True, "True"),
+    ("1.5", "'1.5'"), ([2], "[2]"),
+])
+def test_error_preference_refused_naming_the_record(tmp_path, capsys, preference, shown):
+    path = write(tmp_path, [record(2), record(preference, "k")])
+    assert cli_error(capsys, "ci", path) == (
+        f"the preference of record [1] of {str(path)!r} is {shown}: AlpacaEval preferences are "
+        f"1 (output_1), 2 (output_2), a number between, 1.5 or 0 (a draw), or null")
+
+
+def test_nan_preference_is_unscored(tmp_path):
+    data = load(write(tmp_path, [record(2), record(float("nan"), "k"), record(1.5, "l")]))
+    assert data.items == ("i", "l") and data.scores[:, 0].tolist() == [1.0, 0.5]
+    assert data.source["log"]["unscored"] == {"m": {"count": 1, "ids": ["k"]}}
 
 
 def test_errors(tmp_path):

@@ -11,6 +11,7 @@ from math import comb
 from pathlib import Path
 
 import pytest
+from ingest_helpers import cli_error
 
 from evalbars.core.errors import EvalbarsError
 from evalbars.io.ingest import load
@@ -100,3 +101,17 @@ def test_errors(tmp_path):
     assert "is not an EvalPlus eval_results.json" in error(
         write(tmp_path, {"eval": {}}), input_format="evalplus")
     assert "does not apply to evalplus" in error(DEEPSEEK, scorer="x")
+
+
+@pytest.mark.parametrize("status, shown", [
+    (1e300, "1e+300"), (float("inf"), "inf"), (float("nan"), "nan"), (True, "True"),
+    (1, "1"), ("1", "'1'"),
+])
+def test_error_status_that_is_not_a_status_word(tmp_path, capsys, status, shown):
+    # a status is one of EvalPlus's words: no number, boolean or NaN is read as a score
+    path = write(tmp_path, {"eval": {"HumanEval/0": [
+        {"base_status": "pass", "plus_status": "pass"},
+        {"base_status": "pass", "plus_status": status}]}})
+    assert cli_error(capsys, "ci", path) == (
+        f"the plus_status of sample 1 of task 'HumanEval/0' of {str(path)!r} is {shown}, not "
+        f"one of 'pass', 'fail', 'timeout', 'success', 'failed', 'timed out' or null")

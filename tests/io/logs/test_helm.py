@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from ingest_helpers import cli_error
 
 from evalbars.core.errors import EvalbarsError
 from evalbars.io.ingest import load
@@ -81,6 +82,28 @@ def test_error_not_per_instance_stats(tmp_path):
 ])
 def test_error_bad_entries(tmp_path, bad, message):
     assert message in error(stats_file(tmp_path, [entry(), bad]))
+
+
+@pytest.mark.parametrize("mean, refusal", [
+    (1e300, "column 'exact_match' of the helm log {p!r} has 1 value that is not a finite "
+            "number within \u00b11e100: 1e+300 at entry [1] of {p!r}; scores must be such "
+            "numbers or true/false (leave a cell empty for a missing score)"),
+    (float("-inf"), "the mean of 'exact_match' at entry [1] of {p!r} is -inf, not a number"),
+    ("1_0", "the mean of 'exact_match' at entry [1] of {p!r} is '1_0', not a number"),
+    ({"value": 1}, "the mean of 'exact_match' at entry [1] of {p!r} is {{'value': 1}}, not a "
+                   "number"),
+])
+def test_error_mean_refused_naming_the_entry(tmp_path, capsys, mean, refusal):
+    path = stats_file(tmp_path, [entry(), entry("id1", mean=mean)])
+    assert cli_error(capsys, "ci", path) == refusal.format(p=str(path))
+
+
+def test_nan_mean_is_unscored_booleans_and_numeric_text_are_read_as_in_tables(tmp_path):
+    path = stats_file(tmp_path, [entry("id0", mean=float("nan")), entry("id1", mean=False),
+                                 entry("id2", mean="0.25")])
+    data = load(path)
+    assert data.items == ("id1", "id2") and data.scores[:, 0].tolist() == [0.0, 0.25]
+    assert data.source["log"]["unscored"] == {"m": {"count": 1, "ids": ["id0"]}}
 
 
 def test_error_statistic_twice(tmp_path):

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from ingest_helpers import cli_error
 
 from evalbars.core.errors import EvalbarsError
 from evalbars.io.ingest import load
@@ -246,6 +247,53 @@ def test_error_doc_id(tmp_path):
 def test_error_metric_not_a_number(tmp_path):
     message = error(samples(tmp_path, [record(1, acc="yes")]))
     assert "metric 'acc' at line 1" in message and "'yes'" in message
+
+
+def array(tmp_path: Path, records: list) -> Path:
+    """A samples file of v0.4.0-0.4.2: one JSON array."""
+    path = tmp_path / "samples_t.json"
+    path.write_text(json.dumps(records))
+    return path
+
+
+@pytest.mark.parametrize("value, refusal", [
+    (1e300, "column 'acc' of the lm-eval log {p!r} has 1 value that is not a finite number "
+            "within \u00b11e100: 1e+300 at index 1 of {p!r}; scores must be such numbers or "
+            "true/false (leave a cell empty for a missing score)"),
+    (float("inf"), "metric 'acc' at index 1 of {p!r} is inf, not a number"),
+    ("1_0", "metric 'acc' at index 1 of {p!r} is '1_0', not a number"),
+    ("\u0661", "metric 'acc' at index 1 of {p!r} is '\u0661', not a number"),
+])
+def test_error_score_of_a_json_array_refused_naming_the_index(tmp_path, capsys, value,
+                                                              refusal):
+    path = array(tmp_path, [record(0), record(1, acc=value)])
+    assert cli_error(capsys, "ci", path) == refusal.format(p=str(path))
+
+
+def test_error_score_beyond_1e100_of_json_lines_names_the_line(tmp_path):
+    path = samples(tmp_path, [record(0), record(1, acc=-1e200)])
+    assert error(path) == (
+        f"column 'acc' of the lm-eval log {str(path)!r} has 1 value that is not a finite "
+        f"number within \u00b11e100: -1e+200 at line 2 of {str(path)!r}; scores must be such "
+        f"numbers or true/false (leave a cell empty for a missing score)")
+
+
+def test_error_first_record_without_a_number(tmp_path):
+    # a record without a metrics list takes its first numeric field as the metric; a number
+    # written as text is none (outside v0.3 --write_out files, whose values are all text)
+    path = array(tmp_path, [{"doc_id": 0, "doc": {}, "acc": "1"}])
+    assert error(path) == (f"task 't' has no per-question metric: its first record (index 0 "
+                           f"of {str(path)!r}) names none and holds no number besides "
+                           f"lm-eval's own fields")
+
+
+def test_nan_is_unscored_booleans_and_numeric_text_are_read_as_in_tables(tmp_path):
+    path = array(tmp_path, [record(0, acc=float("nan")), record(1, acc=True),
+                            record(2, acc="0.25")])
+    data = load(path)
+    assert data.items == ("t/none/1", "t/none/2") and data.scores[:, 0].tolist() == [1, 0.25]
+    assert data.source["log"]["unscored"] == {data.models[0]: {"count": 1,
+                                                               "ids": ["t/none/0"]}}
 
 
 def test_error_empty_samples_file(tmp_path):

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from ingest_helpers import cli_error
 
 from evalbars.core.errors import EvalbarsError
 from evalbars.io.ingest import load
@@ -99,6 +100,31 @@ def test_error_test_index(tmp_path):
 
 def test_error_score_not_a_number(tmp_path):
     assert "'success' at results[0]" in error(output(tmp_path, [entry(0, success="ok")]))
+
+
+@pytest.mark.parametrize("value, refusal", [
+    (1e300, "column 'score' of the promptfoo log {p!r} has 1 value that is not a finite "
+            "number within \u00b11e100: 1e+300 at results[1] of {p!r}; scores must be such "
+            "numbers or true/false (leave a cell empty for a missing score)"),
+    ("-1e300", "column 'score' of the promptfoo log {p!r} has 1 value that is not a finite "
+               "number within \u00b11e100: -1e+300 at results[1] of {p!r}; scores must be "
+               "such numbers or true/false (leave a cell empty for a missing score)"),
+    (float("inf"), "'score' at results[1] of {p!r} is inf, not a number"),  # JSON Infinity
+    ("1_0", "'score' at results[1] of {p!r} is '1_0', not a number"),  # float() reads 10
+    ([1], "'score' at results[1] of {p!r} is [1], not a number"),
+])
+def test_error_score_refused_naming_the_entry(tmp_path, capsys, value, refusal):
+    path = output(tmp_path, [entry(0), entry(1, score=value)])
+    assert cli_error(capsys, "ci", path, "--metric", "score") == refusal.format(p=str(path))
+
+
+def test_nan_is_unscored_booleans_and_numeric_text_are_read_as_in_tables(tmp_path):
+    path = output(tmp_path, [entry(0, score=float("nan")), entry(1, score=True),
+                             entry(2, score=" 0.25 ")])
+    assert "NaN" in path.read_text()  # the token json writes, and reads back as nan
+    data = load(path, metric="score")
+    assert data.items == ("1", "2") and data.scores[:, 0].tolist() == [1.0, 0.25]
+    assert data.source["log"]["unscored"] == {"echo": {"count": 1, "ids": ["0"]}}
 
 
 def test_error_cluster(tmp_path):

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from ingest_helpers import cli_error
 
 from evalbars.core.errors import EvalbarsError
 from evalbars.io.ingest import load
@@ -103,3 +104,24 @@ def test_errors(tmp_path):
     other = tmp_path / "other.json"
     other.write_text(json.dumps({"resolved": 2}))
     assert "is not a SWE-bench run report" in error(other, input_format="swebench")
+
+
+@pytest.mark.parametrize("resolved, shown", [
+    (1e300, "1e+300"), (float("inf"), "inf"), (float("nan"), "nan"), (1, "1"),
+    ("true", "'true'"), (None, "None"),
+])
+def test_error_resolved_that_is_not_a_boolean(tmp_path, capsys, resolved, shown):
+    path = tmp_path / "run" / "m" / "i1" / "report.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"i1": {"patch_exists": True, "resolved": resolved}}))
+    assert cli_error(capsys, "ci", path) == (
+        f"resolved of 'i1' in {str(path)!r} is {shown}, not true or false")
+
+
+@pytest.mark.parametrize("iid, shown", [
+    (1e300, "1e+300"), (float("nan"), "nan"), (True, "True"), (["a"], "['a']"),
+])
+def test_error_run_report_id_that_is_not_an_id(tmp_path, capsys, iid, shown):
+    path = report(tmp_path, resolved_ids=["a", iid])
+    assert cli_error(capsys, "ci", path) == (
+        f"resolved_ids[1] of {str(path)!r} is {shown}, not an instance id")

@@ -19,6 +19,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...core.errors import EvalbarsError
+from ..cells import plain_number_text
 from ..table import MAX_LISTED, Column, Table, name_list
 
 LINE = ("line", "lines")
@@ -86,21 +87,28 @@ choose 'plus' (base and extra tests, the default) or 'base'
 def number(value: Any) -> float | None:
     """A score as a float, or None when the answer is unscored (null, NaN).
 
-    Booleans are 1/0; numbers and numeric strings (in ASCII digits) are taken as they
-    are. Raises ValueError for anything else, including an infinity.
+    Booleans are 1/0; numbers and numeric strings (held to the rule of table cells,
+    :func:`~evalbars.io.cells.plain_number_text`) are taken as they are. Raises ValueError
+    for anything else, including an infinity. A number beyond
+    :data:`~evalbars.io.cells.MAX_ABS_SCORE` is refused later, by the checks every table's
+    scores go through, naming its file and record.
 
     Examples
     --------
     >>> from evalbars.io.logs._answers import number
     >>> number(True), number(0.5), number(" 1 "), number(None), number(float("nan"))
     (1.0, 0.5, 1.0, None, None)
+    >>> number("1_0")
+    Traceback (most recent call last):
+    ...
+    ValueError: 1_0
     """
     if value is None:
         return None
     if isinstance(value, bool):
         return float(value)
-    if isinstance(value, str) and not value.strip().isascii():
-        raise ValueError(value)  # float() reads Arabic-Indic and fullwidth digits too
+    if isinstance(value, str) and not plain_number_text(value.strip()):
+        raise ValueError(value)
     if isinstance(value, (int, float, str)) and not isinstance(value, bool):
         try:
             result = float(value)

@@ -75,7 +75,7 @@ def read(paths: list[str], options: Options) -> Answers:
     perturbed = merged = 0
     elsewhere: dict[str, int] = {}
     for path, name in zip(files, names):
-        index = answers.file(path, ("", ""))
+        index = answers.file(path, ("entry", "entries"))
         for (item, trial, perturbation), found in instances[path].items():
             if perturbation is not None:
                 perturbed += 1

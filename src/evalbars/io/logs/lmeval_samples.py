@@ -190,6 +190,10 @@ def _choose_metric(state: State, record: dict, task: str, at: str, listed: list[
         return
     per_question = [m for m in metrics if _per_question(record, m, text) and (
         m in record or (state.lmms and bool(listed)))]  # lmms: a metric of some questions
+    if not metrics:  # no metrics list and no numeric field (a number written as text?)
+        raise EvalbarsError(f"task {task!r} has no per-question metric: its first record "
+                            f"({at}) names none and holds no number besides lm-eval's own "
+                            f"fields")
     if not per_question:
         raise EvalbarsError(
             f"task {task!r} has no per-question metric: {name_list(metrics)} "
