@@ -231,7 +231,8 @@ def test_one_name_on_three_models_lists_them(tmp_path):
     path.write_text("id,x,y,z\nq1,1,0,1\nq2,0,1,1\n")
     with pytest.raises(EvalbarsError, match=r"give both a= and b= .*\('x', 'y', 'z'\)"):
         evalbars.compare(path, a="x")
-    with pytest.raises(EvalbarsError, match=r"unknown model 'nope'; the data has 'x', 'y', 'z'"):
+    with pytest.raises(EvalbarsError,
+                       match=r"unknown model 'nope' \(b=\); the data has 'x', 'y', 'z'"):
         evalbars.compare(path, b="nope")
 
 

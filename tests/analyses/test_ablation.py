@@ -208,7 +208,7 @@ def test_text_and_markdown(capsys, path, table):
      "variants must not include the full system"),
     (["--full", "full", "--baseline", "base", "--variants", "no_cache", "no_cache"],
      "'no_cache' is listed twice"),
-    (["--full", "nobody", "--baseline", "base"], "unknown full system 'nobody'"),
+    (["--full", "nobody", "--baseline", "base"], "unknown model 'nobody' (--full); the data has"),
 ])
 def test_bad_input_exits_2_with_one_line(capsys, path, argv, message):
     status, out, err = run(capsys, "ablation", str(path), *argv)

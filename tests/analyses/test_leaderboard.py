@@ -378,7 +378,8 @@ def test_needs_two_models(binary):
 
 
 def test_unknown_baseline(binary):
-    with pytest.raises(EvalbarsError, match="unknown baseline 'zz'; the models are"):
+    with pytest.raises(EvalbarsError,
+                       match=r"unknown model 'zz' \(baseline=\); the data has 'm0'"):
         leaderboard(binary, baseline="zz")
 
 

@@ -170,7 +170,7 @@ def test_the_document_is_json_and_renders(gain):
     assert doc["path"]["n"] == m.looks.tolist() and doc["decision"] == m.decision
     assert doc["price"]["ratio"] == pytest.approx(
         (doc["last"]["high"] - doc["last"]["low"]) / 2 / doc["price"]["fixed_n_half_width"])
-    assert "Price:" in str(m) and repr(m).startswith("<MonitorResult monitor: b - a")
+    assert "Price:" in str(m) and repr(m).startswith("<MonitorResult monitor: b \u2212 a")
 
 
 def test_sequential_gate_decides_pass_fail_and_inconclusive(gain):
@@ -209,7 +209,7 @@ def test_notebook_frame_and_one_line_repr(gain):
     assert list(frame.columns) == ["n", "id", "estimate", "low", "high", "e_value"]
     assert frame["n"].tolist() == m.looks.tolist()
     g = evalbars.gate(gain, baseline="a", candidate="b", max_regression=0.01, sequential=True)
-    assert repr(g).startswith("<GateResult gate: pass (sequential), b - a")
+    assert repr(g).startswith("<GateResult gate: pass (sequential), b \u2212 a")
     assert "not-worse stopped at" in repr(g)
 
 

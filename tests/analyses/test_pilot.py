@@ -95,9 +95,9 @@ def test_clustered_pilot_refuses_designs_that_plan_independent_questions(cookboo
     pilot = P.from_pilot(cookbook_path, cluster="topic_id")
     with pytest.raises(EvalbarsError) as error:
         P.solve(gap=0.05, power=0.8, pilot=pilot)  # the default design, paired
-    assert ("the pilot's questions are clustered: ICC -0.03203 of the differences 'system_b' - "
-            "'system_a' (planned as 0), about 10 questions per cluster, design effect 1; the "
-            "paired design would plan them as independent questions. Plan for the clusters "
+    assert ("the pilot's questions are clustered: ICC -0.03203 of the differences 'system_b' "
+            "\u2212 'system_a' (planned as 0), about 10 questions per cluster, design effect 1; "
+            "the paired design would plan them as independent questions. Plan for the clusters "
             "with design='clustered' (--design clustered), or read the pilot without cluster= "
             "(--cluster)") in str(error.value)
     with pytest.raises(EvalbarsError, match="the paired design would plan them as independent"):
@@ -246,7 +246,7 @@ def test_clustered_pilot_errors(cookbook_path):
         (lambda: P.from_pilot(load(cookbook_path), cluster="topic_id"),
          "cluster='topic_id' says how to read a file, but data is already loaded ItemScores"),
         (lambda: P.from_pilot(singletons, cluster="c"),
-         "cannot estimate the pilot's ICC of the differences 'b' - 'a': icc needs at least 2 "
+         "cannot estimate the pilot's ICC of the differences 'b' \u2212 'a': icc needs at least 2 "
          "clusters and a cluster with 2 or more questions"),
     ]
     for call, message in cases:

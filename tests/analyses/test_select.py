@@ -409,7 +409,7 @@ def test_text_and_markdown(capsys):
       "dev"], "select_on and confirm_on must differ"),
     (["--baseline", "baseline", "--holdout", "1.5"], "holdout must be the share"),
     (["--baseline", "baseline", "--holdout", "0.001"], "each side needs at least 2"),
-    (["--baseline", "nobody"], "unknown baseline 'nobody'"),
+    (["--baseline", "nobody"], "unknown model 'nobody' (--baseline); the data has 'baseline', "),
     (["--baseline", "baseline", "--split", "split", "--select-on", "dev", "--confirm-on",
       "prod"], "confirm_on='prod' matches 0 question(s)"),
 ])

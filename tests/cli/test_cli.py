@@ -190,15 +190,42 @@ def test_a_stray_2_names_its_line_and_a_flag_the_command_has(capsys, tmp_path, a
     (["monitor", "LONG", "--a", "yyy", "--b", "zzz"],
      "unknown models 'yyy', 'zzz' (--a and --b): not in column 'model' of 'LONG'"),
     (["ci", "LONG", "--models", "org/a", "zzz"], "unknown model 'zzz' (--models): "),
+    (["report", "WIDE", "-o", "NEVER.md", "--a", "model_a", "--b", "zzz"],
+     "unknown model 'zzz' (--b); the data has 'model_a', 'model_b'"),
+    (["leaderboard", "WIDE", "--baseline", "zzz"],
+     "unknown model 'zzz' (--baseline); the data has 'model_a', 'model_b'"),
+    (["gate", "LONG", "--baseline", "org/a", "--candidate", "zzz", "--max-regression", "0.1"],
+     "unknown model 'zzz' (--candidate): not in column 'model' of 'LONG'"),
+    (["select", "WIDE", "--baseline", "model_a", "--candidates", "zzz"],
+     "unknown model 'zzz' (--candidates): no such column in 'WIDE'"),
+    (["ablation", "WIDE", "--full", "zzz", "--baseline", "model_a"],
+     "unknown model 'zzz' (--full); the data has 'model_a', 'model_b'"),
 ])
 def test_an_unknown_model_names_the_flag_that_gave_it(capsys, tmp_path, argv, said):
     wide, long = tmp_path / "w.csv", tmp_path / "l.csv"
     wide.write_text("qid,model_a,model_b\n" + "".join(f"q{i},{i % 2},1\n" for i in range(9)))
     long.write_text("id,model,score\n" + "".join(f"q{i},org/{m},{i % 2}\n" for i in range(9)
                                                  for m in "ab"))
-    places = {"WIDE": str(wide), "LONG": str(long)}
+    places = {"WIDE": str(wide), "LONG": str(long), "NEVER.md": str(tmp_path / "n.md")}
     status, out, err = run(capsys, *[places.get(a, a) for a in argv])
     for name, path in places.items():
         said = said.replace(f"'{name}'", repr(path))
     assert status == 2 and out == "" and err.count("\n") == 1
     assert err.startswith(f"evalbars: error: {said}") and "models=" not in err
+    assert "=)" not in err and not (tmp_path / "n.md").exists()
+
+
+@pytest.mark.parametrize("strata", [[], ["--stratum", "topic"]])
+@pytest.mark.parametrize("models", [["x", "y", "z"], ["x"]])
+def test_report_kind_compare_with_other_than_two_models_names_the_flags(capsys, tmp_path,
+                                                                         strata, models):
+    data = tmp_path / "s.csv"
+    data.write_text("id,topic,x,y,z\n" + "".join(f"q{i},{'ab'[i % 2]},{i % 2},1,{i % 3 % 2}\n"
+                                                 for i in range(12)))
+    out = tmp_path / "never.md"
+    status, stdout, err = run(capsys, "report", str(data), "-o", str(out), *strata,
+                              "--kind", "compare", "--models", *models)
+    assert status == 2 and stdout == "" and not out.exists()
+    listed = ", ".join(repr(m) for m in models)
+    assert err == (f"evalbars: error: --models names the two models of --kind compare, A then "
+                   f"B; got {len(models)} ({listed}): write --a A --b B, or --models A B\n")

@@ -63,13 +63,19 @@ def test_every_kind_of_result_has_a_one_line_repr_and_str_is_its_report(results)
 
 
 def test_the_headline_numbers(results):
-    assert repr(results["compare"]) == ("<CompareResult compare: model_b - model_a +2.6 points "
-                                        "(95% CI +0.8 to +4.2), 500 questions>")
+    assert repr(results["compare"]) == ("<CompareResult compare: model_b \u2212 model_a +2.6 "
+                                        "points (95% CI +0.8 to +4.2), 500 questions>")
     assert repr(results["ci"]).startswith("<CIResult ci: model_a 73.2% (95% CI 69.2 to 76.9), "
                                           "model_b 75.8%")
     assert repr(results["gate"]) == (
-        "<GateResult gate: pass, model_b - model_a +2.6 points (90% CI +1.1 to +4.1), max "
-        "regression 1.0 points, 500 questions>")
+        "<GateResult gate: pass, model_b \u2212 model_a +2.6 points (90% CI +1.1 to +4.1), "
+        "max regression 1.0 points, 500 questions>")
+    assert repr(results["passk"]) == (
+        "<PassKResult passk: large \u2212 small pass@1 +10.6 points (95% CI +5.6 to +15.4); "
+        "2 models, 50 questions>")
+    assert repr(results["monitor"]) == (
+        "<MonitorResult monitor: model_b \u2212 model_a +2.6 points (95% CI \u22120.3 to +5.5), "
+        "keep-going after 500 questions>")
     assert repr(results["power"]) == ("<PowerResult power: solved for n: n 7,842 (paired), "
                                       "gap 1 point, power 80%, alpha 0.05>")
     assert str(results["gate"]).startswith("PASS: model_b does not regress")

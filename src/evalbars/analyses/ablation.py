@@ -27,6 +27,7 @@ import numpy as np
 from ..core.errors import EvalbarsError
 from ..core.progress import bootstrap_bar
 from ..io.inputs import read_scores, takes_load_options
+from ..io.keywords import check_known
 from ..report import format as fmt
 from ..report.labels import method_name, named_test, role
 from ..report.statement import _unmeasured
@@ -215,11 +216,10 @@ def ablation(
     _check_correction(correction)
     _check_names(full, baseline, variants)
     wanted = None if variants is None else [full, baseline, *variants]
-    scores = read_scores(data, data2, wanted, **load_options)
-    for part, name in (("full system", full), ("baseline", baseline)):
-        if name not in scores.models:
-            raise EvalbarsError(f"unknown {part} {name!r}; the models are "
-                                f"{list(scores.models)}")
+    scores = read_scores(data, data2, wanted, named_by={"full": full, "baseline": baseline,
+                                                         "variants": variants},
+                         **load_options)
+    check_known({"full": full, "baseline": baseline}, scores.models)
     names = tuple(variants) if variants is not None else tuple(
         name for name in scores.models if name not in (full, baseline))
     if not names:

@@ -243,7 +243,8 @@ def compare(
     if a is not None and a == b:
         raise EvalbarsError(f"a and b must be different models, got {a!r} twice")
     wanted = [a, b] if a is not None and b is not None else None
-    scores = read_scores(data, data2, wanted, **load_options)
+    named_by = {"a": a, "b": b} if models is None else {"models": models}
+    scores = read_scores(data, data2, wanted, named_by=named_by, **load_options)
     a_name, b_name = pick_pair(scores, a, b)
     prepared = measures.prepare(scores, tuple(sorted((a_name, b_name))))
     strata = _strata(data, data2, wanted, load_options, scores, prepared, stratum, weights,

@@ -36,6 +36,7 @@ import numpy as np
 from ..core.document import json_safe
 from ..core.errors import EvalbarsError
 from ..io.inputs import pair_names, takes_load_options
+from ..io.keywords import renamed, rewording
 from ..report import format as fmt
 from ..report.notebook import NotebookMixin
 from ..report.text.strata import weighting_words
@@ -209,6 +210,10 @@ def gate(data, data2=None, *, baseline: str | None = None, candidate: str | None
     if not 0.0 < alpha < 0.5:
         raise EvalbarsError(f"alpha must be between 0 and 0.5, got {alpha!r}")
     baseline, candidate = pair_names(models, baseline, candidate, ("baseline", "candidate"))
+    # compare and monitor name the models a= and b=; an unknown one was gate's own keyword
+    keywords = {"a": "baseline", "b": "candidate"} if models is None else \
+        {"a": "models", "b": "models"}
+    own_keywords = rewording(lambda message: renamed(message, keywords))
     if sequential:
         if stratum is not None or weights != "micro":
             raise EvalbarsError("stratum= (--stratum) and weights= (--weights) do not go with "
@@ -220,15 +225,19 @@ def gate(data, data2=None, *, baseline: str | None = None, candidate: str | None
                                 "results came in is read from it), not two files")
         from .monitor import monitor
 
-        result = monitor(data, a=baseline, b=candidate, order=order, margin=max_regression,
-                         every=every, confidence_level=1.0 - alpha, **load_options)
+        with own_keywords:
+            result = monitor(data, a=baseline, b=candidate, order=order,
+                             margin=max_regression, every=every,
+                             confidence_level=1.0 - alpha, **load_options)
         return GateResult(*_decide_sequential(result, max_regression))
     if order is not None or every != 1:
         raise EvalbarsError("order and every (--order, --every) are settings of the "
                             "sequential gate; add sequential=True (--sequential)")
-    comparison = compare(data, data2, a=baseline, b=candidate, margin=max_regression,
-                         confidence_level=1.0 - alpha, n_resamples=n_resamples, seed=seed,
-                         progress=progress, stratum=stratum, weights=weights, **load_options)
+    with own_keywords:
+        comparison = compare(data, data2, a=baseline, b=candidate, margin=max_regression,
+                             confidence_level=1.0 - alpha, n_resamples=n_resamples,
+                             seed=seed, progress=progress, stratum=stratum, weights=weights,
+                             **load_options)
     stratified = None if comparison.strata is None else _stratified(comparison, alpha)
     decision, message = _decide(comparison, stratified or comparison.equivalence)
     return GateResult(decision, message, comparison, stratified)

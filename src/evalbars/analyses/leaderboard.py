@@ -32,6 +32,7 @@ from ..core.errors import EvalbarsError
 from ..core.progress import bootstrap_bar
 from ..core.types import Interval, TestResult
 from ..io.inputs import read_scores, takes_load_options
+from ..io.keywords import check_known
 from ..report.text.leaderboard import leaderboard_statement
 from ..report.text.strata import strata_stated
 from ..stats import clustering, intervals, multiplicity
@@ -194,8 +195,7 @@ def _check_correction(correction: str) -> None:
 def _check_models(names: Sequence[str], baseline: str | None) -> None:
     if len(set(names)) < 2:
         raise EvalbarsError(f"a leaderboard needs at least two models; got {list(names)}")
-    if baseline is not None and baseline not in names:
-        raise EvalbarsError(f"unknown baseline {baseline!r}; the models are {list(names)}")
+    check_known({"baseline": baseline}, names)
 
 
 def _shared_means(found: Draws) -> np.ndarray:

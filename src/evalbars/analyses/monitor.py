@@ -151,7 +151,7 @@ def monitor(data, *, a: str | None = None, b: str | None = None, order: str | No
     """
     _check_settings(every, margin, plan, method, confidence_level)
     wanted = [a, b] if a is not None and b is not None else None
-    scores = read_scores(data, None, wanted, **load_options)
+    scores = read_scores(data, None, wanted, named_by={"a": a, "b": b}, **load_options)
     if order is not None and order in scores.models:
         raise EvalbarsError(f"the order column {order!r} was read as a model's scores; name "
                             "the two models with a= and b= (--a, --b)")

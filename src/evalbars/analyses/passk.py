@@ -318,7 +318,8 @@ def passk(
     if a is not None and a == b:
         raise EvalbarsError(f"a and b must be different models, got {a!r} twice")
     wanted = [a, b] if a is not None and b is not None else models
-    scores = read_scores(data, data2, wanted, **load_options)
+    named_by = {"models": models} if models is not None else {"a": a, "b": b}
+    scores = read_scores(data, data2, wanted, named_by=named_by, **load_options)
     if scores.score_type != "binary":
         raise EvalbarsError(f"pass@k needs 0/1 answers (1 = passes); the scores were read as "
                             f"{scores.score_type} (values other than 0 and 1)")

@@ -151,7 +151,7 @@ class Pilot:
         """Why a clustered pilot cannot plan a design that ignores clusters, and the fix."""
         paired = design == "paired"
         rho = self.icc if paired or self.b is None else self.score_icc
-        of = (f"of the differences {self.b!r} - {self.a!r}" if paired else
+        of = (f"of {_differences(self.b, self.a)}" if paired else
               f"of model {self.a!r}" if self.b is None else "of the models' own scores")
         m, planned = self.cluster_size, max(rho, 0.0)
         effect = 1 + (m - 1) * planned
@@ -184,6 +184,15 @@ class Pilot:
                 out[key] = getattr(self, key)
         out["source"] = self.source
         return json_safe(out)
+
+
+def _differences(b: str, a: str) -> str:
+    """The paired differences named as the reports write the gap, with U+2212.
+
+    >>> _differences("model_b", "model_a")
+    "the differences 'model_b' \u2212 'model_a'"
+    """
+    return f"the differences {b!r} \u2212 {a!r}"
 
 
 def _spelled(inputs: dict) -> str:
@@ -250,7 +259,7 @@ def from_pilot(data, data2=None, *, a: str | None = None, b: str | None = None,
     (-0.032, 10.0)
     """
     wanted = [a, b] if a is not None and b is not None else None
-    scores = read_scores(data, data2, wanted, **load_options)
+    scores = read_scores(data, data2, wanted, named_by={"a": a, "b": b}, **load_options)
     if len(scores.items) < 2:
         raise EvalbarsError(f"a pilot needs at least 2 questions; got {len(scores.items)}")
     if len(scores.models) == 1 and b is None:
@@ -276,7 +285,7 @@ def from_pilot(data, data2=None, *, a: str | None = None, b: str | None = None,
         variance_d = float(np.var(y - x, ddof=1))
     rho = size = score_rho = None
     if scores.clusters is not None:
-        what = f"{a!r}" if y is None else f"the differences {b!r} - {a!r}"
+        what = f"{a!r}" if y is None else _differences(b, a)
         try:
             rho = icc(x if y is None else y - x, scores.clusters)
         except EvalbarsError as exc:

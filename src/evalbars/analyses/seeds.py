@@ -339,8 +339,8 @@ def seeds(
     if loaded or run is not None:
         # a and b are recipes: they choose what to read, not among loaded model@run systems
         wanted = [a, b] if a is not None and b is not None and not loaded else None
-        scores = read_scores(data, data2, wanted, training_runs=True, run=run,
-                             **load_options)
+        scores = read_scores(data, data2, wanted, named_by={"a": a, "b": b},
+                             training_runs=True, run=run, **load_options)
     if scores is None or scores.runs is None:
         raise EvalbarsError("seeds needs training runs: pass run= (--run COL), the column "
                             "naming each row's run (seed), or data loaded with "

@@ -34,6 +34,7 @@ from ..core.progress import bootstrap_bar
 from ..core.types import Interval, TestResult
 from ..io.ingest import ItemScores
 from ..io.inputs import takes_load_options
+from ..io.keywords import check_known
 from ..io.table import name_list
 from ..report.text.select import select_statement
 from ..stats import multiplicity
@@ -240,10 +241,9 @@ def select(
     _check_names(baseline, candidates)
     _check_split(split, select_on, confirm_on, holdout)
     wanted = None if candidates is None else [baseline, *candidates]
-    scores, labels = _read(data, data2, wanted, split, load_options)
-    if baseline not in scores.models:
-        raise EvalbarsError(f"unknown baseline {baseline!r}; the models are "
-                            f"{list(scores.models)}")
+    named_by = {"baseline": baseline, "candidates": candidates}
+    scores, labels = _read(data, data2, wanted, named_by, split, load_options)
+    check_known({"baseline": baseline}, scores.models)
     names = tuple(candidates) if candidates is not None else tuple(
         name for name in scores.models if name != baseline)
     if not names:

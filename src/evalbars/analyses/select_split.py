@@ -37,16 +37,19 @@ def _check_split(split, select_on, confirm_on, holdout) -> None:
                             f"confirmation, between 0 and 1 (0.5 = half); got {holdout!r}")
 
 
-def _read(data, data2, wanted, split, options) -> tuple[ItemScores, np.ndarray | None]:
-    """The scores, and each item's split label when ``split`` names a column."""
+def _read(data, data2, wanted, named_by: dict, split,
+          options) -> tuple[ItemScores, np.ndarray | None]:
+    """The scores, and each item's split label when ``split`` names a column (``named_by``:
+    the keywords that named the models, see :func:`evalbars.io.inputs.read_scores`)."""
     if split is None:
-        return read_scores(data, data2, wanted, **options), None
+        return read_scores(data, data2, wanted, named_by=named_by, **options), None
     if isinstance(data, ItemScores):
         raise EvalbarsError("split= names a column of the input, but data is already loaded "
                             "ItemScores; pass the file or DataFrame")
     # Read as a cluster column: one label per item, checked; the split column is then
     # never taken for a model, and the second reading pins the models found.
-    labelled = read_scores(data, data2, wanted, **{**options, "cluster": split})
+    labelled = read_scores(data, data2, wanted, named_by=named_by,
+                           **{**options, "cluster": split})
     scores = read_scores(data, data2, list(labelled.models), **options)
     return scores, np.asarray(labelled.clusters)
 

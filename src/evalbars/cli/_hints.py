@@ -4,7 +4,8 @@ The Python API says how to name the models in Python
 (:data:`evalbars.io.validate.CHOOSE_MODELS`); on the command line that hint becomes the
 flags the command really has, read from its own parser, so compare suggests ``--a and
 --b``, ci ``--models`` and gate ``--baseline and --candidate``, never a flag the command
-lacks. An unknown model's ``(models=)`` becomes the flag that named it: ``(--a)``.
+lacks. An unknown model's mark of the keyword that named it (``(a=)``,
+:mod:`evalbars.io.keywords`) becomes the flag that did: ``(--a)``.
 """
 from __future__ import annotations
 
@@ -13,10 +14,6 @@ import argparse
 MODEL_FLAGS = (("--models",), ("--a", "--b"), ("--baseline", "--candidate"),
                ("--full", "--baseline", "--variants"), ("--baseline", "--candidates"))
 """The sets of flags that name the models a command reads, the first a command has wins."""
-
-UNKNOWN = "(models=)"
-"""How the readers (:mod:`evalbars.io.layouts`, :mod:`evalbars.io.columns`, the engines)
-mark an unknown model's name as one the caller chose, worded for Python."""
 
 
 def _and(words: tuple[str, ...]) -> str:
@@ -46,18 +43,18 @@ def model_flags(parser: argparse.ArgumentParser) -> str | None:
     return next((_and(flags) for flags in MODEL_FLAGS if options.issuperset(flags)), None)
 
 
-def naming_flags(message: str, parser: argparse.ArgumentParser,
+def naming_flags(head: str, parser: argparse.ArgumentParser,
                  args: argparse.Namespace) -> str | None:
-    """The flags of ``parser`` whose names the head of ``message`` quotes, as '--a and --b'.
+    """The flags of ``parser`` whose names ``head`` (a message before its mark) quotes, as
+    '--a and --b'.
 
     >>> demo = argparse.ArgumentParser()
     >>> _ = demo.add_argument("--a"), demo.add_argument("--b")
-    >>> naming_flags("unknown model 'zzz' (models=)", demo, demo.parse_args(["--a", "zzz"]))
+    >>> naming_flags("unknown model 'zzz' ", demo, demo.parse_args(["--a", "zzz"]))
     '--a'
     """
     from ..io.table import short
 
-    head = message.partition(UNKNOWN)[0]
     known = {flag for flags in MODEL_FLAGS for flag in flags}
     found = []
     for action in parser._actions:
@@ -72,12 +69,21 @@ def naming_flags(message: str, parser: argparse.ArgumentParser,
 def for_command(message: str, parser: argparse.ArgumentParser,
                 args: argparse.Namespace) -> str:
     """``message`` with its Python hints for naming models replaced by the command's flags
-    (left as they are for a command without such a flag)."""
+    (left as they are for a command without such a flag).
+
+    >>> demo = argparse.ArgumentParser(prog="evalbars demo")
+    >>> _ = demo.add_argument("--a"), demo.add_argument("--b")
+    >>> for_command("unknown model 'zzz' (b=): not in column 'model'", demo,
+    ...             demo.parse_args(["--a", "x", "--b", "zzz"]))
+    "unknown model 'zzz' (--b): not in column 'model'"
+    """
+    from ..io.keywords import split
     from ..io.validate import CHOOSE_MODELS
 
     leaf = command_parser(parser, args)
     flags = model_flags(leaf) if CHOOSE_MODELS in message else None
     if flags:
         message = message.replace(CHOOSE_MODELS, f"{flags} with {leaf.prog}")
-    named = naming_flags(message, leaf, args) if UNKNOWN in message else None
-    return message.replace(UNKNOWN, f"({named})", 1) if named else message
+    parts = split(message)
+    named = naming_flags(parts[0], leaf, args) if parts else None
+    return f"{parts[0]}({named}){parts[2]}" if named else message

@@ -107,6 +107,12 @@ def source_document(args: argparse.Namespace, kind: str) -> dict:
     if models and (a or b):
         raise EvalbarsError("--models chooses the models of a ci report; --a and --b the pair "
                             "of a comparison: give one or the other")
+    if kind == "compare" and models is not None and len(models) != 2:
+        from ..io.table import name_list
+
+        raise EvalbarsError(f"--models names the two models of --kind compare, A then B; got "
+                            f"{len(models)} ({name_list(models)}): write --a A --b B, or "
+                            "--models A B")
     scores = read_scores(args.data, args.data2, models, **load_options(args))
     if kind == "auto":
         kind = "compare" if a or b or len(scores.models) == 2 else "ci"

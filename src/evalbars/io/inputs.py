@@ -13,10 +13,11 @@ import dataclasses
 import difflib
 import functools
 import inspect
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 from ..core.errors import EvalbarsError
 from .ingest import ItemScores, load
+from .keywords import check_known, named, rewording
 from .sequences import as_tables
 from .table import name_list, short
 
@@ -81,15 +82,18 @@ scorer, qrels, engine, spark of evalbars.load
 
 
 def read_scores(data, data2=None, models: Sequence[str] | None = None, *,
-                training_runs: bool = False, **load_options) -> ItemScores:
+                named_by: Mapping[str, object] | None = None, training_runs: bool = False,
+                **load_options) -> ItemScores:
     """``data`` (and ``data2``) read by :func:`evalbars.io.ingest.load`, or as already loaded.
 
-    Loaded :class:`~evalbars.io.item_scores.ItemScores` come back as they are, after checking
-    that ``models`` are among theirs; ``data2`` and loading options other than load's
-    defaults are refused with them, since there is nothing left to read. ``run=`` is
-    refused unless the analysis compares ``training_runs`` (only
-    :func:`evalbars.seeds` does): elsewhere ``models`` would name recipes to read
-    but ``model@run`` systems to analyse.
+    ``named_by`` maps the analysis' keywords to the model names they gave (default
+    ``{"models": models}``): an unknown model's error names the keyword that gave it
+    (:mod:`evalbars.io.keywords`). Loaded :class:`~evalbars.io.item_scores.ItemScores` come
+    back as they are, after checking that ``models`` are among theirs; ``data2`` and
+    loading options other than load's defaults are refused with them, since there is
+    nothing left to read. ``run=`` is refused unless the analysis compares
+    ``training_runs`` (only :func:`evalbars.seeds` does): elsewhere ``models`` would name
+    recipes to read but ``model@run`` systems to analyse.
 
     Raises
     ------
@@ -103,6 +107,12 @@ def read_scores(data, data2=None, models: Sequence[str] | None = None, *,
     >>> scores = read_scores("examples/cookbook_topics.csv", cluster="topic_id")
     >>> read_scores(scores, models=["system_b"]) is scores
     True
+    >>> read_scores(scores, models=["system_a", "system_c"],
+    ...             named_by={"a": "system_a", "b": "system_c"})
+    Traceback (most recent call last):
+    ...
+    evalbars.core.errors.EvalbarsError: unknown model 'system_c' (b=); the data has \
+'system_a', 'system_b'
     >>> read_scores("examples/cookbook_topics.csv", clustr="topic_id")
     Traceback (most recent call last):
     ...
@@ -119,9 +129,11 @@ of evalbars.load
             "evalbars.seeds (evalbars seeds --run COL) compares recipes over their runs; "
             "to analyse each run as a model of its own, named 'model@run', load the data "
             f"with evalbars.load(..., run={short(run)}) and pass that")
+    named_by = {"models": models} if named_by is None else named_by
     if not isinstance(data, ItemScores):
         data, data2, models, note = as_tables(data, data2, models, load_options)
-        scores = load(data, data2, models=models, **load_options)
+        with rewording(lambda message: named(message, named_by)):
+            scores = load(data, data2, models=models, **load_options)
         if note is None:
             return scores
         return dataclasses.replace(scores, source={**scores.source, "note": note})
@@ -135,10 +147,7 @@ of evalbars.load
                             f"{'it' if len(given) == 1 else 'them'} to evalbars.load, or "
                             "pass the file or DataFrame")
     if models is not None:
-        unknown = [m for m in models if m not in data.models]
-        if unknown:
-            raise EvalbarsError(f"unknown model(s) {name_list(unknown)}; the data has "
-                                f"{name_list(data.models)}")
+        check_known(named_by, data.models)
     return data
 
 
@@ -260,8 +269,5 @@ def pick_pair(scores: ItemScores, a: str | None, b: str | None) -> tuple[str, st
             raise EvalbarsError(f"give both a= and b= (--a and --b): {given}={short(name)} "
                                 f"alone leaves {other} open among the data's "
                                 f"{len(scores.models)} models ({name_list(scores.models)})")
-    for name in (a, b):
-        if name is not None and name not in scores.models:
-            raise EvalbarsError(f"unknown model {short(name)}; the data has "
-                                f"{name_list(scores.models)}")
+    check_known({"a": a, "b": b}, scores.models)
     return a, b

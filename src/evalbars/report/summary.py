@@ -25,7 +25,7 @@ def summary(doc: dict) -> str:
     ...          "settings": {"confidence_level": 0.95},
     ...          "difference": {"a": "model_a", "b": "model_b", "estimate": 0.026,
     ...                         "intervals": [{"low": 0.008, "high": 0.044}]}})
-    'compare: model_b - model_a +2.6 points (95% CI +0.8 to +4.4), 500 questions'
+    'compare: model_b \u2212 model_a +2.6 points (95% CI +0.8 to +4.4), 500 questions'
     >>> summary({"kind": "mystery"})
     'mystery'
     """
@@ -41,6 +41,11 @@ def summary(doc: dict) -> str:
 def _name(name: object) -> str:
     text = str(name)
     return text if len(text) <= _NAME_WIDTH else text[:_NAME_WIDTH - 3] + "..."
+
+
+def _minus(b: object, a: object) -> str:
+    """The gap's name, ``b \u2212 a`` (U+2212, as the reports write it), names shortened."""
+    return f"{_name(b)} \u2212 {_name(a)}"
 
 
 def _questions(n: int) -> str:
@@ -71,7 +76,7 @@ def _first(intervals) -> dict | None:
 
 def _gap(doc: dict, difference: dict, a: str = "a", b: str = "b") -> str:
     interval = _first(difference.get("intervals"))
-    return (f"{_name(difference[b])} - {_name(difference[a])} "
+    return (f"{_minus(difference[b], difference[a])} "
             f"{_with_interval(doc, difference['estimate'], interval, gap=True)}")
 
 
@@ -133,7 +138,7 @@ def _gate(doc: dict) -> str:
     margin = labels.number_text(comparison, doc["max_regression"], 1 if
                                 labels.percent_like(comparison) else 3)
     unit = " points" if labels.percent_like(comparison) else ""
-    return (f"{doc['decision']}, {_name(doc['candidate'])} - {_name(doc['baseline'])} {gap}, "
+    return (f"{doc['decision']}, {_minus(doc['candidate'], doc['baseline'])} {gap}, "
             f"max regression {margin}{unit}, {_questions(comparison['n_items'])}")
 
 
@@ -141,7 +146,7 @@ def _passk(doc: dict) -> str:
     n = doc["models"][0]["n_items"]
     if doc.get("difference"):
         row = doc["difference"][0]
-        head = (f"{_name(doc['b'])} - {_name(doc['a'])} pass@{row['k']} "
+        head = (f"{_minus(doc['b'], doc['a'])} pass@{row['k']} "
                 f"{_with_interval(doc, row['estimate'], row, gap=True)}")
     else:
         model = doc["models"][0]
@@ -172,7 +177,7 @@ def _monitor(doc: dict) -> str:
     shown = {**doc, "settings": {"confidence_level": doc["settings"]["confidence_level"]}}
     gap = _with_interval(shown, at["estimate"], at, gap=True)
     when = "stopped at" if doc["stopped"] else "after"
-    return (f"{_name(doc['b'])} - {_name(doc['a'])} {gap}, {doc['decision']} {when} "
+    return (f"{_minus(doc['b'], doc['a'])} {gap}, {doc['decision']} {when} "
             f"{fmt.count(at['n'])} {doc['unit']}{'' if at['n'] == 1 else 's'}")
 
 

@@ -194,7 +194,7 @@ def power(*, gap: float = 0.02, n: int = 500, accuracy: float = 0.70,
 def _load_pair(data, data2, a: str | None, b: str | None,
                load_options: dict) -> tuple[np.ndarray, np.ndarray, dict]:
     wanted = [a, b] if a is not None and b is not None else None
-    scores = read_scores(data, data2, wanted, **load_options)
+    scores = read_scores(data, data2, wanted, named_by={"a": a, "b": b}, **load_options)
     a_name, b_name = pick_pair(scores, a, b)
     if scores.score_type != "binary":
         raise EvalbarsError(f"misaligned needs 0/1 scores; the scores of {a_name!r} and "

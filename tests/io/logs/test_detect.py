@@ -179,6 +179,15 @@ def test_error_input_format():
     assert "is not one of 'auto', 'table', 'lm-eval'" in error(INSPECT_A, input_format="csv")
 
 
+def test_error_read_of_an_unknown_format():
+    with pytest.raises(EvalbarsError) as info:
+        logs.read("no-such-format", [str(INSPECT_A)], logs.Options())
+    assert str(info.value) == (
+        "log format 'no-such-format' is not one of 'lm-eval', 'lmms-eval', 'inspect', "
+        "'promptfoo', 'openai-evals', 'helm', 'trec', 'lighteval', 'evalplus', 'swebench', "
+        "'alpacaeval'")
+
+
 def test_error_input_format_with_a_dataframe():
     pd = pytest.importorskip("pandas")
     frame = pd.DataFrame({"id": ["q1"], "a": [1]})

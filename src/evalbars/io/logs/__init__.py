@@ -23,8 +23,9 @@ format              what is read
 ==================  =====================================================================
 
 May import: :mod:`evalbars.core` and :mod:`evalbars.io.table` (and :mod:`evalbars.io.files`
-for its Parquet size cap); the harness modules import the shared ``_answers``, ``_json``
-and ``_zip``, never this package's ``__init__``.
+for its Parquet size cap, :mod:`evalbars.io.cells` for the rule of score text); the
+harness modules import the shared ``_answers``, ``_json`` and ``_zip``, never this
+package's ``__init__``.
 """
 from __future__ import annotations
 
@@ -63,7 +64,8 @@ _SNIFF_BYTES = 1 << 16
 def read(fmt: str, paths: list[str], options: Options) -> Answers:
     """Read ``paths`` (one or two) as logs of format ``fmt``: the rows of the long table.
 
-    Raises an error naming the file when one cannot be read.
+    Raises an error naming the format when ``fmt`` is not one of :data:`FORMATS`, and the
+    file when one cannot be read.
 
     Examples
     --------
@@ -72,7 +74,15 @@ def read(fmt: str, paths: list[str], options: Options) -> Answers:
     ...                     logs.Options(cluster="metadata.topic"))
     >>> answers.clusters[:3], answers.unscored
     (['add', 'add', 'add'], {'openai/model-a': ['4', '5']})
+    >>> logs.read("csv", ["examples/lesson_pair.csv"], logs.Options())
+    Traceback (most recent call last):
+    ...
+    evalbars.core.errors.EvalbarsError: log format 'csv' is not one of 'lm-eval', \
+'lmms-eval', 'inspect', 'promptfoo', 'openai-evals', 'helm', 'trec', 'lighteval', \
+'evalplus', 'swebench', 'alpacaeval'
     """
+    if fmt not in FORMATS:
+        raise EvalbarsError(f"log format {fmt!r} is not one of {', '.join(map(repr, FORMATS))}")
     for path in paths:
         if not os.path.exists(path):
             raise EvalbarsError(f"no such file or folder: {path!r}")
