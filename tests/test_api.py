@@ -243,6 +243,15 @@ def test_three_models_need_a_choice(tmp_path):
         evalbars.compare(path)
 
 
+def test_one_model_is_not_a_pair(tmp_path):
+    path = tmp_path / "one.csv"
+    path.write_text("id,x\nq1,1\nq2,0\n")
+    with pytest.raises(EvalbarsError) as info:
+        evalbars.compare(path)
+    assert str(info.value) == ("the data has one model ('x'); a paired comparison needs two, "
+                               "on the same questions")
+
+
 def test_a_long_model_list_is_cut_in_errors(tmp_path):
     path = tmp_path / "many.csv"
     names = [f"model{k:03d}" for k in range(300)]

@@ -254,10 +254,13 @@ def pick_pair(scores: ItemScores, a: str | None, b: str | None) -> tuple[str, st
     ('model_a', 'model_b')
     """
     if a is None and b is None:
-        if len(scores.models) != 2:
+        if len(scores.models) < 2:
+            raise EvalbarsError(f"the data has one model ({name_list(scores.models)}); a "
+                                "paired comparison needs two, on the same questions")
+        if len(scores.models) > 2:
             raise EvalbarsError(
                 f"the data has {len(scores.models)} models ({name_list(scores.models)}); "
-                "choose two with a= and b= (--a/--b)")
+                "choose two with a= and b= (--a and --b)")
         return scores.models[0], scores.models[1]
     if a is None or b is None:
         given, other = ("a", "b") if b is None else ("b", "a")
