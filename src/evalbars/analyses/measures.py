@@ -180,14 +180,39 @@ def difference(data: Prepared, a_name: str, b_name: str, settings: Settings,
                                                       confidence_level=level))
     if data.binary and clustered is None and np.count_nonzero(a != b) < FEW_DISCORDANT:
         computed.sort(key=lambda interval: interval.method != "newcombe")  # the headline
-    by_name = {interval.method: interval for interval in computed}
-    paired_width = by_name["paired-wald"].high - by_name["paired-wald"].low
-    unpaired_width = by_name["unpaired-wald"].high - by_name["unpaired-wald"].low
-    ratio = unpaired_width / paired_width if paired_width > 0 else float("inf")
+    ratio = _pairing_ratio(computed) if clustered is None else \
+        _clustered_pairing_ratio(a, b, data.clusters, clustered)
     d = b - a
     sd = float(np.std(d, ddof=1)) if d.size > 1 else float("nan")
     return Difference(a_name, b_name, float(np.mean(d)), tuple(computed), sd, float(ratio),
                       clustered=clustered)
+
+
+def _pairing_ratio(computed: list[Interval]) -> float:
+    """How many times wider ``unpaired-wald`` is than ``paired-wald``."""
+    by_name = {interval.method: interval for interval in computed}
+    paired_width = by_name["paired-wald"].high - by_name["paired-wald"].low
+    unpaired_width = by_name["unpaired-wald"].high - by_name["unpaired-wald"].low
+    return unpaired_width / paired_width if paired_width > 0 else float("inf")
+
+
+def _clustered_pairing_ratio(a: np.ndarray, b: np.ndarray, clusters: np.ndarray,
+                             paired: "clustering.ClusteredSE") -> float:
+    """How many times wider the unpaired clustered interval is than ``paired-cluster-cr1``.
+
+    The unpaired one, ``mean(b) - mean(a) ± t_{G-1} sqrt(se_a² + se_b²)`` with each
+    model's CR1 standard error (the figure's contrast, :mod:`evalbars.report.contrast`),
+    takes the same t quantile as the paired one, so the widths' ratio is the SEs'.
+
+    >>> a = np.array([1.0, 1, 0, 0, 1, 0]); b = np.array([1.0, 1, 1, 0, 1, 0])
+    >>> groups = np.array([0, 0, 1, 1, 2, 2])
+    >>> round(_clustered_pairing_ratio(a, b, groups, clustering.paired_clustered_se(
+    ...     a, b, groups)), 3)
+    2.0
+    """
+    unpaired = float(np.hypot(clustering.clustered_se(a, clusters).se,
+                              clustering.clustered_se(b, clusters).se))
+    return unpaired / paired.se if paired.se > 0 else float("inf")
 
 
 def agreement(data: Prepared, a_name: str, b_name: str) -> Agreement:

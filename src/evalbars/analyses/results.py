@@ -96,8 +96,9 @@ class Difference:
     """The paired gap ``mean(b - a)`` with its intervals.
 
     ``width_ratio`` is how many times wider the unpaired interval is than the
-    paired-wald one: what pairing the comparison bought. ``sd`` is the standard
-    deviation of the per-item differences (ddof=1).
+    paired-wald one: what pairing the comparison bought; with clusters, both clustered
+    (the unpaired ``± t_{G-1} sqrt(se_a² + se_b²)`` against paired-cluster-cr1). ``sd`` is
+    the standard deviation of the per-item differences (ddof=1).
     """
 
     a: str

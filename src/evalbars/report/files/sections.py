@@ -173,9 +173,9 @@ def _compare_sections(doc: dict) -> list[Section]:
     blocks: list = [f"Gap {gap}{unit}, paired on the same questions ({level(doc)} {bound}s).",
                     Table(["method", f"{level(doc)} {bound}"],
                           difference_rows(doc, digits(doc)))]
-    ratio = difference.get("width_ratio_unpaired_to_paired")
-    if ratio is not None:
-        blocks.append(pairing_words(ratio).capitalize() + ".")
+    pairing = pairing_words(difference)
+    if pairing is not None:
+        blocks.append(pairing.capitalize() + ".")
     out.append(Section(f"Difference {difference['b']} \u2212 {difference['a']}", tuple(blocks)))
     out.append(Section("Agreement", _agreement_blocks(doc)))
     out.append(Section(f"Tests ({sided})",

@@ -119,20 +119,25 @@ def _units(doc: dict) -> str:
     return "%" if doc["score_type"] == "binary" else "score units"
 
 
-def pairing_words(ratio: float) -> str:
-    """What pairing did to the gap's interval, from the unpaired-to-paired width ratio.
+def pairing_words(difference: dict) -> str | None:
+    """What pairing did to the gap's interval, from a document's ``difference``: its
+    unpaired-to-paired width ratio, both clustered where the data has clusters.
 
     Anticorrelated models (one right where the other is wrong) make the paired interval
-    wider than the unpaired one: that is said, with its factor.
+    wider than the unpaired one: that is said, with its factor. None without a ratio.
 
-    >>> pairing_words(3.0)
+    >>> pairing_words({"width_ratio_unpaired_to_paired": 3.0})
     'pairing made the interval 3.0x narrower than the unpaired one'
-    >>> pairing_words(1 / 1.34)
-    'pairing made the interval 1.3x wider than the unpaired one'
+    >>> pairing_words({"width_ratio_unpaired_to_paired": 1 / 1.34, "clustered": {}})
+    'pairing made the interval 1.3x wider than the unpaired one (both clustered)'
     """
+    ratio = difference.get("width_ratio_unpaired_to_paired")
+    if ratio is None:
+        return None
+    both = " (both clustered)" if "clustered" in difference else ""
     if ratio < 1:
-        return f"pairing made the interval {1 / ratio:.1f}x wider than the unpaired one"
-    return f"pairing made the interval {ratio:.1f}x narrower than the unpaired one"
+        return f"pairing made the interval {1 / ratio:.1f}x wider than the unpaired one{both}"
+    return f"pairing made the interval {ratio:.1f}x narrower than the unpaired one{both}"
 
 
 _DECIDED = {"equivalent": "{b} is within \u00b1{m} of {a} (equivalent)",
@@ -182,9 +187,9 @@ def render_text(doc: dict, width: int = 92) -> str:
         lines += ["", f"Difference {difference['b']} \u2212 {difference['a']}: {gap}{unit} "
                       f"({kind})"]
         lines += table(None, difference_rows(doc, digits))
-        ratio = difference["width_ratio_unpaired_to_paired"]
-        if ratio is not None:
-            lines.append(f"  {pairing_words(ratio)}")
+        pairing = pairing_words(difference)
+        if pairing is not None:
+            lines.append(f"  {pairing}")
         lines += ["", "Agreement", "  " + agreement_line(doc)]
         lines += ["", f"Tests ({_sided(doc, 'two-sided')})"]
         lines += table(["test", "statistic", "p"], p_value_rows(doc))
