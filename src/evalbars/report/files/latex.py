@@ -30,7 +30,8 @@ __all__ = ["render_latex", "tex"]
 _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
             "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
             "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}",
-            "\u2212": "$-$", "\u00b7": r"\textperiodcentered{}", "\u2013": "--"}
+            "\u2212": "$-$", "\u00b7": r"\textperiodcentered{}", "\u2013": "--",
+            "\u00b1": r"$\pm$"}
 
 
 def tex(text: object) -> str:

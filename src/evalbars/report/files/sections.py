@@ -5,8 +5,10 @@
 (:mod:`evalbars.report.files.html`), the Markdown file (:mod:`evalbars.report.files.markdown`) and
 the LaTeX table (:mod:`evalbars.report.files.latex`) each escape and lay out the same sections,
 so every format shows the same numbers. Known kinds (``ci``, ``compare``, ``gate``,
-``leaderboard``, ``passk``, ``power``) get their own tables; any other key, or any other
-kind, is shown as generic tables, so a field added later is displayed, never a crash.
+``leaderboard``, ``passk``, ``power``, ``select``, ``seeds``, ``ablation``) get their own
+tables, built by the row functions of their text report (:mod:`evalbars.report.text`), so
+the cells are the terminal's; any other key, or any other kind, is shown as generic
+tables, so a field added later is displayed, never a crash.
 
 Examples
 --------
@@ -17,7 +19,7 @@ Examples
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import replace
 
 from .. import format as fmt
 from ..labels import (
@@ -30,40 +32,16 @@ from ..labels import (
     scalar,
     share,
 )
+from ..text.ablation import ablation_tables, shares_note
 from ..text.power import grid_table, input_rows, pilot_line, result_rows
 from ..text.scores import agreement_line, difference_rows, model_rows, p_value_rows, pairing_words
+from ..text.seeds import parts_line, seeds_tables
+from ..text.select import select_tables, split_line
 from ..text.strata import strata_tables, strata_title
+from .blocks import Section, Svg, Table, flat, generic_blocks
 from .figure import figure_for
 
 __all__ = ["Section", "Svg", "Table", "generic_blocks", "heading", "sections"]
-
-
-@dataclass(frozen=True)
-class Table:
-    """Plain-text cells; every renderer escapes them for its own format."""
-
-    header: list[str] | None
-    rows: list[list[str]]
-
-
-@dataclass(frozen=True)
-class Section:
-    """A titled part of a report: paragraphs (str), :class:`Table` s and SVG figures.
-
-    ``core`` is True when the kind's own text and Markdown renderer already shows it.
-    """
-
-    title: str
-    blocks: tuple
-    core: bool = True
-
-
-@dataclass(frozen=True)
-class Svg:
-    """An inline SVG figure, built with every text escaped, and its caption."""
-
-    markup: str
-    caption: str
 
 
 TITLES = {"clustered": "Clustered questions", "samples": "Several answers per question",
@@ -83,30 +61,13 @@ _HANDLED = {
               "effective_n", "n_clusters", "grid", "pilot"},
     "gate": {"comparison", "message", "decision", "exit_status", "baseline", "candidate",
              "max_regression", "estimate", "equivalence", "stratum", "weighting"},
+    "select": {"n_items", "score_type", "dropped", "models", "baseline", "split", "correction",
+               "candidates", "winner", "null_best", "adjusted_gain", "confirm"},
+    "seeds": {"n_items", "score_type", "dropped", "models", "difference"},
+    "ablation": {"n_items", "score_type", "dropped", "models", "full", "baseline", "correction",
+                 "gain", "variants", "shares_total"},
 }
 """Top-level keys each kind's builder shows; every other key gets a generic section."""
-
-
-def _flat(value: dict, prefix: str = "") -> dict:
-    """A nested dict as one level with dotted keys."""
-    out = {}
-    for key, item in value.items():
-        if isinstance(item, dict) and item:
-            out.update(_flat(item, f"{prefix}{key}."))
-        else:
-            out[f"{prefix}{key}"] = item
-    return out
-
-
-def generic_blocks(value: object) -> list:
-    """Blocks showing any JSON value: a key/value table, a table of rows, or a line."""
-    if isinstance(value, dict):
-        return [Table(None, [[key, scalar(item)] for key, item in _flat(value).items()])]
-    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-        rows = [_flat(v) for v in value]
-        header = list(dict.fromkeys(key for row in rows for key in row))
-        return [Table(header, [[scalar(row.get(key)) for key in header] for row in rows])]
-    return [scalar(value)]
 
 
 def _scores_sections(doc: dict) -> list[Section]:
@@ -297,8 +258,49 @@ def _gate_sections(doc: dict) -> list[Section]:
     return out
 
 
+def _table_sections(tables: list[tuple[str, list[str] | None, list[list[str]]]]) \
+        -> list[Section]:
+    """A section per (title, header, rows) of a kind's text report, titled as it is there."""
+    return [Section(title, (Table(header, rows),)) for title, header, rows in tables]
+
+
+def _sentence(text: str) -> str:
+    """A line of a text report as a sentence: capital first letter, full stop.
+
+    >>> _sentence("split: choose on 'dev'")
+    "Split: choose on 'dev'."
+    """
+    return text[:1].upper() + text[1:] + "."
+
+
+def _select_sections(doc: dict) -> list[Section]:
+    """The candidates (after the split, if any), the winner's curse, the held-out result,
+    and each model's own score (which the text report leaves out)."""
+    out = _table_sections(select_tables(doc))
+    split = split_line(doc)
+    if split is not None:
+        out[0] = replace(out[0], blocks=(_sentence(split), *out[0].blocks))
+    return out + [replace(section, core=False) for section in _models_sections(doc)]
+
+
+def _seeds_sections(doc: dict) -> list[Section]:
+    """Runs, recipes, variance and, for two recipes, the difference with its parts."""
+    out = _table_sections(seeds_tables(doc))
+    if "difference" in doc:
+        out[-1] = replace(out[-1], blocks=(*out[-1].blocks, _sentence(parts_line(doc))))
+    return out
+
+
+def _ablation_sections(doc: dict) -> list[Section]:
+    """Scores, the gain of the full system, and each variant with its share of the gain."""
+    out = _table_sections(ablation_tables(doc))
+    out[-1] = replace(out[-1], blocks=(*out[-1].blocks, _sentence(shares_note(doc))))
+    return out
+
+
 def _models_sections(doc: dict) -> list[Section]:
-    """Any other kind's models with intervals: estimate, default interval, other fields."""
+    """Models with intervals (of ``select`` or any kind without a builder): estimate,
+    default interval, other fields."""
     models = [m for m in doc["models"] if isinstance(m, dict) and m.get("intervals")]
     d, first = digits(doc), models[0]["intervals"][0].get("method")
     extra = [key for key in dict.fromkeys(k for m in models for k in m)
@@ -321,9 +323,11 @@ def _strata_sections(doc: dict) -> list[Section]:
     return [Section("Strata", tuple(blocks))]
 
 
-_BUILDERS = {"ci": lambda doc: _scores_sections(doc) + _strata_sections(doc), "compare": _compare_sections,
-             "leaderboard": _leaderboard_sections, "passk": _passk_sections,
-             "power": _power_sections, "gate": _gate_sections}
+_BUILDERS = {"ci": lambda doc: _scores_sections(doc) + _strata_sections(doc),
+             "compare": _compare_sections, "leaderboard": _leaderboard_sections,
+             "passk": _passk_sections, "power": _power_sections, "gate": _gate_sections,
+             "select": _select_sections, "seeds": _seeds_sections,
+             "ablation": _ablation_sections}
 
 
 def _provenance_section(doc: dict) -> Section:
@@ -340,7 +344,7 @@ def _provenance_section(doc: dict) -> Section:
     source = provenance.pop("source", None)
     if isinstance(source, dict) and source.get("description"):
         rows.append(["read", scalar(source["description"])])
-    rows += [[key, scalar(value)] for key, value in _flat(provenance).items()]
+    rows += [[key, scalar(value)] for key, value in flat(provenance).items()]
     return Section("Provenance", (Table(None, rows),), core=False)
 
 

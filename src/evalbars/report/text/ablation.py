@@ -87,36 +87,44 @@ def _titles(doc: dict) -> tuple[str, str, str]:
             f"{correction['n_tests']} comparisons of the table)")
 
 
-def _shares_note(doc: dict) -> str:
+def shares_note(doc: dict) -> str:
+    """What the variants' shares of the gain add up to, and why that need not be 100%."""
     total = doc["shares_total"]
     shown = "n/a" if total is None else _percent(total)
     return (f"shares add up to {shown}; they are not additive in general (parts can overlap "
             "or depend on each other)")
 
 
-def render_text(doc: dict, width: int = 92) -> str:
-    """The terminal report: scores, the gain, the ablation table, the statement."""
+def ablation_tables(doc: dict) -> list[tuple[str, list[str] | None, list[list[str]]]]:
+    """The report's tables as (title, header, rows), in the terminal's order: the scores,
+    the gain of the full system, each variant; every renderer (terminal, Markdown, files)
+    lays them out. A header of None: name and value."""
     digits = _digits(doc)
     scores_title, gain_title, table_title = _titles(doc)
+    return [(scores_title, *_score_table(doc, digits)),
+            (gain_title, None, _gain_rows(doc, digits)),
+            (table_title, *_variant_table(doc, digits))]
+
+
+def render_text(doc: dict, width: int = 92) -> str:
+    """The terminal report: scores, the gain, the ablation table, the statement."""
     lines = [f"evalbars ablation: {_heading(doc)}"]
     lines += source_lines(doc)
-    lines += ["", scores_title] + table(*_score_table(doc, digits))
-    lines += ["", gain_title] + table(None, _gain_rows(doc, digits))
-    lines += ["", table_title] + table(*_variant_table(doc, digits))
-    lines.append("  " + _shares_note(doc))
+    for title, header, rows in ablation_tables(doc):
+        lines += ["", title] + table(header, rows)
+    lines.append("  " + shares_note(doc))
     lines += closing_lines(doc, width)
     return "\n".join(lines) + "\n"
 
 
 def render_markdown(doc: dict) -> str:
-    """Markdown for a pull-request comment: the statement, then the tables."""
-    digits = _digits(doc)
-    scores_title, gain_title, table_title = _titles(doc)
+    """Markdown for a pull-request comment: the statement, then the tables, each variant first."""
+    scores, gain, variants = ablation_tables(doc)
     lines = [f"### evalbars ablation: {_heading(doc)}", "", doc["statement"], "",
-             f"**{table_title}**", ""]
-    lines += md_table(*_variant_table(doc, digits))
-    lines += ["", _shares_note(doc).capitalize() + ".", "", f"**{gain_title}**", ""]
-    lines += md_table(["", "value"], _gain_rows(doc, digits))
-    lines += ["", f"**{scores_title}**", ""] + md_table(*_score_table(doc, digits))
+             f"**{variants[0]}**", ""]
+    lines += md_table(*variants[1:])
+    lines += ["", shares_note(doc).capitalize() + ".", "", f"**{gain[0]}**", ""]
+    lines += md_table(["", "value"], gain[2])
+    lines += ["", f"**{scores[0]}**", ""] + md_table(*scores[1:])
     lines += markdown_closing(doc)
     return "\n".join(lines) + "\n"

@@ -146,7 +146,8 @@ def _difference_rows(doc: dict) -> tuple[list[str], list[list[str]]]:
              ["two-level-bootstrap", _ends(doc, boot, True)]])
 
 
-def _parts_line(doc: dict) -> str:
+def parts_line(doc: dict) -> str:
+    """The difference's standard error and the variances it adds up from."""
     d, v = doc["difference"], doc["difference"]["variance"]
     return (f"standard error {_value(doc, d['se'])}{_points(doc)} from seeds of {d['a']} "
             f"{_sd(doc, v['seed_a'])}, seeds of {d['b']} {_sd(doc, v['seed_b'])}, questions "
@@ -162,19 +163,22 @@ def _heading(doc: dict) -> str:
     return f"evalbars seeds: {fmt.count(doc['n_items'])} {unit}, {kind}, recipes {recipes}"
 
 
-def _sections(doc: dict) -> list[tuple[str, tuple[list[str], list[list[str]]]]]:
+def seeds_tables(doc: dict) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The report's tables as (title, header, rows): the runs, the recipes, the variance
+    and, for two recipes, the difference; every renderer (terminal, Markdown, files) lays
+    them out."""
     method = doc["models"][0]["runs"][0]["interval"]["method"]
     out = [(f"Runs ({_level(doc)} intervals over questions, {method}, {_unit(doc)})",
-            _run_rows(doc)),
+            *_run_rows(doc)),
            (f"Recipes ({_level(doc)} intervals over seeds and questions, {_unit(doc)})",
-            _recipe_rows(doc)),
+            *_recipe_rows(doc)),
            (f"Variance of one run's score, as standard deviations{_in_points(doc)}",
-            _variance_rows(doc))]
+            *_variance_rows(doc))]
     if "difference" in doc:
         d = doc["difference"]
         out.append((f"Difference {d['b']} \u2212 {d['a']}: {_value(doc, d['estimate'], True)}"
                     f"{_points(doc)} (runs are the unit, questions paired)",
-                    _difference_rows(doc)))
+                    *_difference_rows(doc)))
     return out
 
 
@@ -182,10 +186,10 @@ def render_text(doc: dict, width: int = 92) -> str:
     """The terminal report for a ``seeds`` document."""
     lines = [_heading(doc)]
     lines += source_lines(doc, dropped="questions some run lacks")
-    for title, (header, rows) in _sections(doc):
+    for title, header, rows in seeds_tables(doc):
         lines += ["", title] + table(header, rows)
     if "difference" in doc:
-        lines += wrapped(_parts_line(doc), width)
+        lines += wrapped(parts_line(doc), width)
     lines += closing_lines(doc, width)
     return "\n".join(lines) + "\n"
 
@@ -193,9 +197,9 @@ def render_text(doc: dict, width: int = 92) -> str:
 def render_markdown(doc: dict) -> str:
     """Markdown for a pull-request comment: the statement, then the tables."""
     lines = [f"### {_heading(doc)}", "", doc["statement"]]
-    for title, (header, rows) in _sections(doc):
+    for title, header, rows in seeds_tables(doc):
         lines += ["", f"**{title}**", ""] + md_table(header, rows)
     if "difference" in doc:
-        lines += ["", _parts_line(doc)]
+        lines += ["", parts_line(doc)]
     lines += markdown_closing(doc)
     return "\n".join(lines) + "\n"

@@ -130,7 +130,8 @@ def _heading(doc: dict) -> str:
             f"{'' if n == 1 else 's'} against {doc['baseline']}")
 
 
-def _split_line(doc: dict) -> str | None:
+def split_line(doc: dict) -> str | None:
+    """How the questions were split into choosing and confirming, or None without a split."""
     split = doc["split"]
     if split is None:
         return None
@@ -204,36 +205,41 @@ def _titles(doc: dict) -> tuple[str, str]:
             f"The winner's curse ({len(doc['candidates'])} candidates)")
 
 
-def render_text(doc: dict, width: int = 92) -> str:
-    """The terminal report: candidates, the winner's curse, the held-out result, the statement."""
+def select_tables(doc: dict) -> list[tuple[str, list[str] | None, list[list[str]]]]:
+    """The report's tables as (title, header, rows), in the terminal's order: the
+    candidates, the winner's curse and, with a split, the held-out confirmation; every
+    renderer (terminal, Markdown, files) lays them out. A header of None: name and value."""
     digits = _digits(doc)
-    lines = [f"evalbars select: {_heading(doc)}"]
-    lines += source_lines(doc)
-    split = _split_line(doc)
-    if split:
-        lines.append(split)
     candidates_title, curse_title = _titles(doc)
-    lines += ["", candidates_title] + table(*_candidate_table(doc, digits))
-    lines += ["", curse_title] + table(None, _curse_rows(doc, digits))
+    out = [(candidates_title, *_candidate_table(doc, digits)),
+           (curse_title, None, _curse_rows(doc, digits))]
     if doc["confirm"] is not None:
         title, rows = _confirm_rows(doc, digits)
-        lines += ["", title] + table(None, rows)
+        out.append((title, None, rows))
+    return out
+
+
+def render_text(doc: dict, width: int = 92) -> str:
+    """The terminal report: candidates, the winner's curse, the held-out result, the statement."""
+    lines = [f"evalbars select: {_heading(doc)}"]
+    lines += source_lines(doc)
+    split = split_line(doc)
+    if split:
+        lines.append(split)
+    for title, header, rows in select_tables(doc):
+        lines += ["", title] + table(header, rows)
     lines += closing_lines(doc, width)
     return "\n".join(lines) + "\n"
 
 
 def render_markdown(doc: dict) -> str:
-    """Markdown for a pull-request comment: the statement, then the tables."""
-    digits = _digits(doc)
-    candidates_title, curse_title = _titles(doc)
-    lines = [f"### evalbars select: {_heading(doc)}", "", doc["statement"], ""]
-    split = _split_line(doc)
+    """Markdown for a pull-request comment: the statement, then the tables, the result first."""
+    lines = [f"### evalbars select: {_heading(doc)}", "", doc["statement"]]
+    split = split_line(doc)
     if split:
-        lines += [split, ""]
-    if doc["confirm"] is not None:
-        title, rows = _confirm_rows(doc, digits)
-        lines += [f"**{title}**", ""] + md_table(["", "value"], rows) + [""]
-    lines += [f"**{curse_title}**", ""] + md_table(["", "value"], _curse_rows(doc, digits))
-    lines += ["", f"**{candidates_title}**", ""] + md_table(*_candidate_table(doc, digits))
+        lines += ["", split]
+    candidates, *others = select_tables(doc)
+    for title, header, rows in others[::-1] + [candidates]:
+        lines += ["", f"**{title}**", ""] + md_table(header or ["", "value"], rows)
     lines += markdown_closing(doc)
     return "\n".join(lines) + "\n"
