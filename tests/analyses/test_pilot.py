@@ -95,11 +95,12 @@ def test_clustered_pilot_refuses_designs_that_plan_independent_questions(cookboo
     pilot = P.from_pilot(cookbook_path, cluster="topic_id")
     with pytest.raises(EvalbarsError) as error:
         P.solve(gap=0.05, power=0.8, pilot=pilot)  # the default design, paired
-    assert ("the pilot's questions are clustered: ICC -0.03203 of the differences 'system_b' "
-            "\u2212 'system_a' (planned as 0), about 10 questions per cluster, design effect 1; "
-            "the paired design would plan them as independent questions. Plan for the clusters "
-            "with design='clustered' (--design clustered), or read the pilot without cluster= "
-            "(--cluster)") in str(error.value)
+    assert str(error.value) == (  # negatives written with U+2212, as the reports write them
+        "the pilot's questions are clustered: ICC \u22120.03203 of the differences 'system_b' "
+        "\u2212 'system_a' (planned as 0), about 10 questions per cluster, design effect 1; "
+        "the paired design would plan them as independent questions. Plan for the clusters "
+        "with design='clustered' (--design clustered), or read the pilot without cluster= "
+        "(--cluster) to plan for independent questions")
     with pytest.raises(EvalbarsError, match="the paired design would plan them as independent"):
         P.grid(pilot=pilot)
     # the paired comparison is not hurt by the topics: design effect 1, whole topics
@@ -139,7 +140,7 @@ def test_clustered_pilot_refusal_through_the_cli(capsys):
     assert doc["pilot"]["score_icc"] == pytest.approx(0.119439, abs=1e-6)
     assert main(argv[:-2] + ["--design", "clustered"]) == 0
     text = capsys.readouterr().out
-    assert ("ICC of the differences -0.03203 in clusters of 10 questions on average, ICC of the "
+    assert ("ICC of the differences \u22120.03203 in clusters of 10 questions on average, ICC of the "
             "models' own scores 0.1194") in text
 
 

@@ -151,7 +151,21 @@ def test_the_log_options_reach_the_reader(capsys, command, roles):
                                               else data), *roles, "--metric", "f1")
     assert status == 2 and out == ""
     assert err.startswith("evalbars: error: task 'mmlu_mini_anatomy' has no metric 'f1' "
-                          "(metric=)")
+                          "(--metric); ")
+
+
+def test_a_loading_option_is_named_by_its_flag(capsys):
+    """A reader marks the keyword of the option it could not follow; the command line names
+    the flag, the Python API keeps the keyword."""
+    path = "tests/data/logs/inspect/epochs_a.json"
+    status, out, err = run(capsys, "ci", path, "--scorer", "judge")
+    assert (status, out) == (2, "")
+    assert err == ("evalbars: error: no sample has a score from scorer 'judge' (--scorer); "
+                   "scorers: 'match'\n")
+    with pytest.raises(evalbars.EvalbarsError) as info:
+        evalbars.load(path, scorer="judge")
+    assert str(info.value) == ("no sample has a score from scorer 'judge' (scorer=); "
+                               "scorers: 'match'")
 
 
 @pytest.mark.parametrize("argv,flags", [

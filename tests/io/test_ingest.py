@@ -731,6 +731,22 @@ def test_error_guessed_model_columns_on_different_scales(tmp_path):
     assert load(path, score_type="continuous").models == ("a", "b", "n_tokens")
 
 
+@pytest.mark.parametrize("as_frame", [False, True])
+def test_error_columns_on_different_scales_place_values_as_their_table_does(tmp_path,
+                                                                            as_frame):
+    path = write(tmp_path, "w.csv", "qid,a,b,n_tokens\nq1,1,0,153\nq2,0,0,87\nq3,1,1,1\n")
+    if as_frame:
+        data, label = pytest.importorskip("pandas").read_csv(path), "the DataFrame"
+        places = "153 at row 0 (0-based), 87 at row 1 (0-based)"
+    else:
+        data, label, places = path, repr(str(path)), "153 at line 2, 87 at line 3"
+    assert error(data) == (
+        f"the columns of {label} taken as models are not on one scale: 'a', 'b' hold only "
+        f"0/1 but 'n_tokens' holds other values ({places} of {label}); fix a typo, or name "
+        f"the models (models=[...] in Python) if a column is not a model, or pass "
+        f"--score-type continuous (score_type='continuous') if the scale really is wider")
+
+
 def test_error_stray_value_in_a_short_wide_file_names_its_line_and_the_flags(tmp_path):
     """Too few rows for the stray-value rule (29 of 30 is under 99%): the scale check says
     which value on which line, and the flags the commands really have."""

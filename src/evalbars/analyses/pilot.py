@@ -9,6 +9,7 @@ import numpy as np
 from ..core.document import json_safe
 from ..core.errors import EvalbarsError
 from ..io.inputs import pick_pair, read_scores, takes_load_options
+from ..report import format as fmt
 from ..stats.clustering import clustered_se
 from ..stats.samples import variance_split
 
@@ -137,15 +138,16 @@ class Pilot:
         """Why one model's continuous scores cannot plan the clustered design, and the fix."""
         text = (f"the clustered design plans continuous scores as pairs, from the variance of "
                 f"per-question differences, and a one-model pilot ({self.a!r}) gives only the "
-                f"variance of its own scores, {self.variance:.4g}; give a pilot of both models")
+                f"variance of its own scores, {fmt.general(self.variance)}; give a pilot of "
+                f"both models")
         if self.icc is None:
             return text + (", or plan design='unpaired' (--design unpaired) with that variance "
                            "times the design effect")
         effect = 1 + (self.cluster_size - 1) * max(self.icc, 0.0)
         plan = {"design": "unpaired", "variance": self.variance * effect}
-        return (text + f", or plan with that variance times the design effect {effect:.4g} "
-                f"(ICC {self.icc:.4g}, about {self.cluster_size:g} questions per cluster): "
-                f"{_spelled(plan)}")
+        return (text + f", or plan with that variance times the design effect "
+                f"{fmt.general(effect)} (ICC {fmt.general(self.icc)}, about "
+                f"{self.cluster_size:g} questions per cluster): {_spelled(plan)}")
 
     def _unplanned_clusters(self, design: str, given: dict) -> str:
         """Why a clustered pilot cannot plan a design that ignores clusters, and the fix."""
@@ -155,9 +157,9 @@ class Pilot:
               f"of model {self.a!r}" if self.b is None else "of the models' own scores")
         m, planned = self.cluster_size, max(rho, 0.0)
         effect = 1 + (m - 1) * planned
-        text = (f"the pilot's questions are clustered: ICC {rho:.4g} {of}"
+        text = (f"the pilot's questions are clustered: ICC {fmt.general(rho)} {of}"
                 f"{' (planned as 0)' if rho < 0 else ''}, about {m:g} questions per cluster, "
-                f"design effect {effect:.4g}; the {design} design would plan them as "
+                f"design effect {fmt.general(effect)}; the {design} design would plan them as "
                 f"independent questions. ")
         plan = {"design": "clustered"}
         if paired or (self.b is None and self.score_type == "binary"):

@@ -5,11 +5,18 @@ The Python API says how to name the models in Python
 flags the command really has, read from its own parser, so compare suggests ``--a and
 --b``, ci ``--models`` and gate ``--baseline and --candidate``, never a flag the command
 lacks. An unknown model's mark of the keyword that named it (``(a=)``,
-:mod:`evalbars.io.keywords`) becomes the flag that did: ``(--a)``.
+:mod:`evalbars.io.keywords`) becomes the flag that did: ``(--a)``; so does the mark of a
+loading option a reader's error names (``(metric=)`` becomes ``(--metric)``).
 """
 from __future__ import annotations
 
 import argparse
+import re
+
+from ._options import LOAD_FLAGS, flags
+
+_LOAD_MARK = re.compile(rf"\(({'|'.join(LOAD_FLAGS)})=\)")
+"""The mark of a loading option in an error: ``(metric=)``, ``(scorer=)``."""
 
 MODEL_FLAGS = (("--models",), ("--a", "--b"), ("--baseline", "--candidate"),
                ("--full", "--baseline", "--variants"), ("--baseline", "--candidates"))
@@ -66,10 +73,28 @@ def naming_flags(head: str, parser: argparse.ArgumentParser,
     return _and(tuple(found)) if found else None
 
 
+def load_flags(message: str, parser: argparse.ArgumentParser) -> str:
+    """``message`` with the marks of loading options replaced by the flags of ``parser``
+    that give them (left as they are for an option it lacks).
+
+    >>> demo = argparse.ArgumentParser()
+    >>> _ = demo.add_argument("--metric")
+    >>> load_flags("task 't' has no metric 'f1' (metric=); also (scorer=)", demo)
+    "task 't' has no metric 'f1' (--metric); also (scorer=)"
+    """
+    options = {flag for action in parser._actions for flag in action.option_strings}
+
+    def flag(found: re.Match) -> str:
+        spelled = flags([found.group(1)])[0]
+        return f"({spelled})" if spelled in options else found.group(0)
+
+    return _LOAD_MARK.sub(flag, message)
+
+
 def for_command(message: str, parser: argparse.ArgumentParser,
                 args: argparse.Namespace) -> str:
-    """``message`` with its Python hints for naming models replaced by the command's flags
-    (left as they are for a command without such a flag).
+    """``message`` with its Python hints for naming models and its marks of loading options
+    replaced by the command's flags (left as they are for a command without such a flag).
 
     >>> demo = argparse.ArgumentParser(prog="evalbars demo")
     >>> _ = demo.add_argument("--a"), demo.add_argument("--b")
@@ -81,9 +106,10 @@ def for_command(message: str, parser: argparse.ArgumentParser,
     from ..io.validate import CHOOSE_MODELS
 
     leaf = command_parser(parser, args)
-    flags = model_flags(leaf) if CHOOSE_MODELS in message else None
-    if flags:
-        message = message.replace(CHOOSE_MODELS, f"{flags} with {leaf.prog}")
+    message = load_flags(message, leaf)
+    choose = model_flags(leaf) if CHOOSE_MODELS in message else None
+    if choose:
+        message = message.replace(CHOOSE_MODELS, f"{choose} with {leaf.prog}")
     parts = split(message)
     named = naming_flags(parts[0], leaf, args) if parts else None
     return f"{parts[0]}({named}){parts[2]}" if named else message

@@ -158,26 +158,37 @@ def _check_values(
     non_ascii = col.kind in ("text", "object") and any(
         isinstance(col.values[r], str) and not col.values[r].strip().isascii()
         for r in bad[order].tolist())
-    raise bad_scores_error(name, table.label, int(bad.size), shown, non_ascii, hint)
+    raise bad_scores_error(name, table.label, int(bad.size), shown, non_ascii, hint,
+                           from_log=table.from_log)
 
 
 def bad_scores_error(column: str, label: str, total: int, shown: list[str],
-                     non_ascii: bool, hint: str = "") -> EvalbarsError:
+                     non_ascii: bool, hint: str = "", *, from_log: bool = False) -> EvalbarsError:
     """The error for ``total`` score cells of ``column`` that are not finite numbers,
     ``shown`` the first of them ('x at line 3'); the in-memory reader and the engines
-    word it alike.
+    word it alike. The scores of a harness log (``from_log``) were written by the
+    harness, so the fix is in the log, not in a cell.
 
     >>> print(bad_scores_error("score", "'a.csv'", 1, ["'x' at line 3"], False))
     column 'score' of 'a.csv' has 1 value that is not a finite number within \u00b11e100: 'x' at line 3; scores must be such numbers or true/false (leave a cell empty for a missing score)
+    >>> print(bad_scores_error("acc", "the helm log 'run'", 1, ["1e+200 at entry [1] of 'p.json'"],
+    ...                        False, from_log=True))
+    column 'acc' of the helm log 'run' has 1 value that is not a finite number within \u00b11e100: 1e+200 at entry [1] of 'p.json'; scores must be such numbers, and the harness wrote this one: fix the log or remove that record
     """
     more = f" and {total - MAX_LISTED} more" if total > MAX_LISTED else ""
     if non_ascii:
         hint = "; only the ASCII digits 0-9 are read as digits" + hint
+    if from_log:
+        fix = ("scores must be such numbers, and the harness wrote "
+               f"{'these' if total > 1 else 'this one'}: fix the log or remove "
+               f"{'those records' if total > 1 else 'that record'}")
+    else:
+        fix = ("scores must be such numbers or true/false (leave a cell empty for a missing "
+               "score)")
     return EvalbarsError(
         f"column {column!r} of {label} has {total} value{'s' if total > 1 else ''} "
         f"that {'are' if total > 1 else 'is'} not a finite number within \u00b11e100: "
-        f"{', '.join(shown)}{more}; scores must be such numbers or true/false (leave a cell "
-        f"empty for a missing score){hint}"
+        f"{', '.join(shown)}{more}; {fix}{hint}"
     )
 
 

@@ -89,6 +89,10 @@ class Table:
         self.memo: dict = {}
         """Per-load cache for derived values (parsed columns), keyed by the caller."""
 
+    from_log = False
+    """True for the scored answers of a harness log (:meth:`evalbars.io.logs.Answers.table`):
+    their values were written by the harness, not typed into cells."""
+
     @property
     def positions(self) -> bool:
         """True when rows are named by 0-based position (Parquet, DataFrame), not by line."""

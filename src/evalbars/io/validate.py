@@ -16,7 +16,7 @@ from ..core.errors import EvalbarsError
 from .answers import _Parts, _runs
 from .cells import _check_labels, _codes, _pick
 from .columns import ID_NAMES
-from .table import MAX_LISTED, Table, name_list, places, short
+from .table import MAX_LISTED, Table, name_list, short
 
 CHOOSE_MODELS = "models=[...] in Python"
 """How to name the models the analysis reads, worded for Python. The command line puts
@@ -223,20 +223,18 @@ def _num(value: float) -> str:
 
 
 def _other_values(parts: _Parts, bounds: np.ndarray, column: str) -> str:
-    """The first scores other than 0/1 in ``column`` (every system it scores), with their
-    lines: ``"2 at line 8, 3 at line 12 of 'w.csv'"``."""
-    found = []
+    """The first scores other than 0/1 in ``column`` (every system it scores), each placed
+    as its table words a place: ``"2 at line 8, 3 at line 12 of 'w.csv'"``."""
+    found: dict[int, float] = {}  # row -> value
     for j, col in enumerate(parts.score_cols):
         if col == column:
             values = parts.values[bounds[j]:bounds[j + 1]]
             odd = np.flatnonzero(~np.isnan(values) & (values != 0) & (values != 1))
-            table = parts.tables[j]
-            found += zip(table.numbers(parts.rows[bounds[j]:bounds[j + 1]][odd]),
-                         values[odd].tolist())
-    found = sorted(dict(found).items())
+            found.update(zip(parts.rows[bounds[j]:bounds[j + 1]][odd].tolist(),
+                             values[odd].tolist()))
     table = parts.tables[parts.score_cols.index(column)]
-    shown = ", ".join(f"{_num(v)} at {places([n], table.positions)}"
-                      for n, v in found[:MAX_LISTED])
+    rows = sorted(found, key=lambda r: table.numbers([r]))
+    shown = ", ".join(f"{_num(found[r])} at {table.where([r])}" for r in rows[:MAX_LISTED])
     more = f" and {len(found) - MAX_LISTED} more" if len(found) > MAX_LISTED else ""
     return f"{shown}{more} of {table.label}"
 

@@ -22,6 +22,16 @@ def value(x: float | None, score_type: str, decimals: int, *, sign: bool = False
     return text.replace("-", "\u2212") if sign else text
 
 
+def general(x: float, digits: int = 4) -> str:
+    """A number to ``digits`` significant digits, a negative one with the minus sign
+    (U+2212) the reports write: an ICC, a variance, a mean in prose.
+
+    >>> general(-0.0320348), general(0.11943)
+    ('\u22120.03203', '0.1194')
+    """
+    return f"{x:.{digits}g}".replace("-", "\u2212")
+
+
 def ends(interval: dict, score_type: str, decimals: int, *, sign: bool = False) -> str:
     """An interval's two ends as 'low to high', each rounded as :func:`value`.
 

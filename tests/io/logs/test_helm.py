@@ -87,7 +87,7 @@ def test_error_bad_entries(tmp_path, bad, message):
 @pytest.mark.parametrize("mean, refusal", [
     (1e300, "column 'exact_match' of the helm log {p!r} has 1 value that is not a finite "
             "number within \u00b11e100: 1e+300 at entry [1] of {p!r}; scores must be such "
-            "numbers or true/false (leave a cell empty for a missing score)"),
+            "numbers, and the harness wrote this one: fix the log or remove that record"),
     (float("-inf"), "the mean of 'exact_match' at entry [1] of {p!r} is -inf, not a number"),
     ("1_0", "the mean of 'exact_match' at entry [1] of {p!r} is '1_0', not a number"),
     ({"value": 1}, "the mean of 'exact_match' at entry [1] of {p!r} is {{'value': 1}}, not a "

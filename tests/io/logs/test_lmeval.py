@@ -258,8 +258,8 @@ def array(tmp_path: Path, records: list) -> Path:
 
 @pytest.mark.parametrize("value, refusal", [
     (1e300, "column 'acc' of the lm-eval log {p!r} has 1 value that is not a finite number "
-            "within \u00b11e100: 1e+300 at index 1 of {p!r}; scores must be such numbers or "
-            "true/false (leave a cell empty for a missing score)"),
+            "within \u00b11e100: 1e+300 at index 1 of {p!r}; scores must be such numbers, "
+            "and the harness wrote this one: fix the log or remove that record"),
     (float("inf"), "metric 'acc' at index 1 of {p!r} is inf, not a number"),
     ("1_0", "metric 'acc' at index 1 of {p!r} is '1_0', not a number"),
     ("\u0661", "metric 'acc' at index 1 of {p!r} is '\u0661', not a number"),
@@ -275,7 +275,7 @@ def test_error_score_beyond_1e100_of_json_lines_names_the_line(tmp_path):
     assert error(path) == (
         f"column 'acc' of the lm-eval log {str(path)!r} has 1 value that is not a finite "
         f"number within \u00b11e100: -1e+200 at line 2 of {str(path)!r}; scores must be such "
-        f"numbers or true/false (leave a cell empty for a missing score)")
+        f"numbers, and the harness wrote this one: fix the log or remove that record")
 
 
 def test_error_first_record_without_a_number(tmp_path):

@@ -105,10 +105,11 @@ def test_error_score_not_a_number(tmp_path):
 @pytest.mark.parametrize("value, refusal", [
     (1e300, "column 'score' of the promptfoo log {p!r} has 1 value that is not a finite "
             "number within \u00b11e100: 1e+300 at results[1] of {p!r}; scores must be such "
-            "numbers or true/false (leave a cell empty for a missing score)"),
+            "numbers, and the harness wrote this one: fix the log or remove that record"),
     ("-1e300", "column 'score' of the promptfoo log {p!r} has 1 value that is not a finite "
                "number within \u00b11e100: -1e+300 at results[1] of {p!r}; scores must be "
-               "such numbers or true/false (leave a cell empty for a missing score)"),
+               "such numbers, and the harness wrote this one: fix the log or remove that "
+               "record"),
     (float("inf"), "'score' at results[1] of {p!r} is inf, not a number"),  # JSON Infinity
     ("1_0", "'score' at results[1] of {p!r} is '1_0', not a number"),  # float() reads 10
     ([1], "'score' at results[1] of {p!r} is [1], not a number"),
@@ -116,6 +117,16 @@ def test_error_score_not_a_number(tmp_path):
 def test_error_score_refused_naming_the_entry(tmp_path, capsys, value, refusal):
     path = output(tmp_path, [entry(0), entry(1, score=value)])
     assert cli_error(capsys, "ci", path, "--metric", "score") == refusal.format(p=str(path))
+
+
+def test_error_scores_beyond_1e100_say_the_log_is_to_be_fixed(tmp_path):
+    path = output(tmp_path, [entry(0, score=1e200), entry(1), entry(2, score=-1e200)])
+    p = str(path)
+    assert error(path, metric="score") == (
+        f"column 'score' of the promptfoo log {p!r} has 2 values that are not a finite number "
+        f"within \u00b11e100: 1e+200 at results[0] of {p!r}, -1e+200 at results[2] of {p!r}; "
+        f"scores must be such numbers, and the harness wrote these: fix the log or remove "
+        f"those records")
 
 
 def test_nan_is_unscored_booleans_and_numeric_text_are_read_as_in_tables(tmp_path):

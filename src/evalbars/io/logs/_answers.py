@@ -334,6 +334,8 @@ class Answers:
 class _LogTable(Table):
     """A table of log rows whose places are (file, line / entry / index / query)."""
 
+    from_log = True
+
     def __init__(self, answers: Answers, columns: dict[str, Column]) -> None:
         super().__init__(label=answers.label(), fmt=answers.fmt, path=None,
                          names=list(columns), n_rows=len(answers.items),

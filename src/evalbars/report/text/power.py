@@ -86,22 +86,22 @@ def pilot_line(doc: dict) -> str:
     models = pilot["a"] if pilot["b"] is None else f"{pilot['b']} vs {pilot['a']}"
     kind = "0/1 scores" if pilot["score_type"] == "binary" else "continuous scores"
     parts = [f"baseline {_pct(pilot['baseline'])}" if pilot["score_type"] == "binary"
-             else f"mean of {pilot['a']} {pilot['baseline']:.4g}",
-             f"per-question variance {pilot['variance']:.4g}"]
+             else f"mean of {pilot['a']} {fmt.general(pilot['baseline'])}",
+             f"per-question variance {fmt.general(pilot['variance'])}"]
     if "disagreement" in pilot:
         parts.insert(0, f"disagreement {_pct(pilot['disagreement'])} ({pilot['a']} only "
                         f"{fmt.count(pilot['a_only'])}, {pilot['b']} only "
                         f"{fmt.count(pilot['b_only'])})")
     if "variance_d" in pilot:
-        parts.insert(0, f"variance of the difference {pilot['variance_d']:.4g}")
+        parts.insert(0, f"variance of the difference {fmt.general(pilot['variance_d'])}")
     if "icc" in pilot:
         of = pilot["a"] if pilot["b"] is None else "the differences"
-        parts.append(f"ICC of {of} {pilot['icc']:.4g} in clusters of {pilot['cluster_size']:g} "
-                     f"questions on average")
+        parts.append(f"ICC of {of} {fmt.general(pilot['icc'])} in clusters of "
+                     f"{pilot['cluster_size']:g} questions on average")
     if "score_icc" in pilot:
-        parts.append(f"ICC of the models' own scores {pilot['score_icc']:.4g}")
+        parts.append(f"ICC of the models' own scores {fmt.general(pilot['score_icc'])}")
     if "between_variance" in pilot:
-        parts.append(f"between-question variance {pilot['between_variance']:.4g} "
+        parts.append(f"between-question variance {fmt.general(pilot['between_variance'])} "
                      f"({pilot['answers']:g} answers per question on average)")
     return (f"pilot of {fmt.count(pilot['n_items'])} questions ({models}, {kind}): "
             + ", ".join(parts))
