@@ -233,7 +233,8 @@ def _other_values(parts: _Parts, bounds: np.ndarray, column: str) -> str:
             found.update(zip(parts.rows[bounds[j]:bounds[j + 1]][odd].tolist(),
                              values[odd].tolist()))
     table = parts.tables[parts.score_cols.index(column)]
-    rows = sorted(found, key=lambda r: table.numbers([r]))
+    lines = dict(zip(found, table.numbers(list(found))))
+    rows = sorted(found, key=lines.__getitem__)
     shown = ", ".join(f"{_num(found[r])} at {table.where([r])}" for r in rows[:MAX_LISTED])
     more = f" and {len(found) - MAX_LISTED} more" if len(found) > MAX_LISTED else ""
     return f"{shown}{more} of {table.label}"

@@ -167,12 +167,13 @@ def kernel_counter(rng: np.random.Generator, n_units: int, *, rows: int) -> Coun
     count = load_kernel()
     tally = np.empty((rows, n_units), dtype=np.uint8)
     flagged = np.zeros(rows, dtype=np.bool_)
-    extra: list[np.ndarray | None] = [None]  # allocated only if a count passes 255
+    extra: np.ndarray | None = None  # allocated only if a count passes 255
 
     def counts(asked: int) -> tuple[np.ndarray, dict[int, np.ndarray] | None]:
-        extra[0] = count(rng, n_units, asked, tally, flagged, extra[0])
+        nonlocal extra
+        extra = count(rng, n_units, asked, tally, flagged, extra)
         wrapped = np.flatnonzero(flagged[:asked])
-        return tally, ({int(r): extra[0][r] for r in wrapped} if wrapped.size else None)
+        return tally, ({int(r): extra[r] for r in wrapped} if wrapped.size else None)
 
     return counts
 
