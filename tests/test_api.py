@@ -335,7 +335,8 @@ def test_the_signature_shows_the_parameters_of_load(name):
     function, _ = READERS[name]
     shown = inspect.signature(function).parameters
     loading = inspect.signature(evalbars.load).parameters
-    for option in set(loading) - {"data", "data2", "models"}:
+    # stratum=, split= and order= are each an analysis' own (read with the scores)
+    for option in set(loading) - {"data", "data2", "models", "stratum", "split", "order"}:
         assert (shown[option].default, shown[option].annotation) == \
             (loading[option].default, loading[option].annotation), option
     assert all(p.kind is not p.VAR_KEYWORD for p in shown.values())
@@ -508,3 +509,16 @@ def test_model_naming_a_score_column_is_refused(tmp_path):
     path = tmp_path / "long.csv"   # numbered models of a long file are still models
     path.write_text("id,model,score\nq1,1,1\nq2,1,0\nq1,2,0\nq2,2,1\nq3,1,1\nq3,2,1\n")
     assert evalbars.load(path, model="model").models == ("1", "2")
+
+
+@pytest.mark.parametrize("name", READERS)
+def test_a_label_only_the_analyses_that_use_it_take(name, cookbook_path):
+    # stratum=, split= and order= are read with the scores by the analyses that ask for
+    # them; any other analysis refuses them rather than reading and ignoring the column.
+    function, required = READERS[name]
+    own = inspect.signature(function).parameters
+    for option in ("stratum", "split", "order"):
+        if option in own:
+            continue
+        with pytest.raises(EvalbarsError, match=f"^unknown keyword argument {option}="):
+            function(cookbook_path, **required, **{option: "topic_id"})

@@ -100,11 +100,13 @@ def test_ties_are_counted_and_kept_in_file_order(tmp_path):
     assert "1 ties kept in file order" in m.order["how"]
 
 
-def test_an_order_column_read_as_a_model_is_refused(tmp_path):
+def test_an_order_column_is_never_taken_for_a_model(tmp_path):
+    # The order column is read with the scores, as the order: not as a third model.
     path = tmp_path / "seq.csv"
-    path.write_text("qid,seq,a,b\nq1,1,1,0\nq2,2,0,1\n")
-    with pytest.raises(EvalbarsError, match="was read as a model's scores; name the two"):
-        evalbars.monitor(path, order="seq", score_type="continuous")
+    path.write_text("qid,seq,a,b\nq1,2,1,0\nq2,1,0,1\n")
+    m = evalbars.monitor(path, order="seq")
+    assert (m.a, m.b) == ("a", "b") and m.ids == ("q2", "q1") and m.order["column"] == "seq"
+    assert evalbars.load(path, order="seq").models == ("a", "b")
 
 
 def test_within_the_margin_stops_when_the_sequence_is_inside():
@@ -156,11 +158,32 @@ def test_settings_are_checked(keywords, message):
         evalbars.monitor("examples/lesson_pair.csv", **keywords)
 
 
-def test_loaded_item_scores_and_logs_are_refused():
-    with pytest.raises(EvalbarsError, match="not loaded ItemScores"):
-        evalbars.monitor(evalbars.load("examples/lesson_pair.csv"))
+def test_loaded_results_carry_their_order(tmp_path):
+    # Read once: results loaded with (or without) an order column give the monitor the
+    # same document as the file itself.
+    path = tmp_path / "stream.csv"
+    rows = [f"q{k:03d},{(k * 37) % 200},{k % 3 == 0:d},{k % 4 != 0:d}" for k in range(200)]
+    path.write_text("qid,done,a,b\n" + "\n".join(rows) + "\n")
+    for order in (None, "done"):
+        from_file = evalbars.monitor(path, a="a", b="b", order=order, every=20).to_dict()
+        loaded = evalbars.load(path, models=["a", "b"], order=order)
+        from_loaded = evalbars.monitor(loaded, order=order, every=20).to_dict()
+        assert from_loaded == from_file
+    assert evalbars.monitor(evalbars.load(path, order="done"), every=20).order["column"] == \
+        "done"
+
+
+def test_loaded_results_without_the_order_and_logs_are_refused():
+    with pytest.raises(EvalbarsError, match=r"order='t' names a column of the input, but these "
+                                            r"results were loaded in file order: load them"):
+        evalbars.monitor(evalbars.load("examples/lesson_pair.csv"), order="t")
     with pytest.raises(EvalbarsError, match="reads the order of results from one table"):
         evalbars.monitor("tests/data/logs/helm/suite_v1")
+    with pytest.raises(EvalbarsError, match="reads the order of results from one table"):
+        evalbars.monitor(evalbars.load("tests/data/logs/helm/suite_v1"))
+    with pytest.raises(EvalbarsError, match="order='t' reads when results came in from one "
+                                            "table read in memory"):
+        evalbars.load("tests/data/logs/helm/suite_v1", order="t")
 
 
 def test_the_document_is_json_and_renders(gain):

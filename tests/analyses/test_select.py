@@ -427,10 +427,15 @@ def test_a_lone_baseline_has_no_candidates(tmp_path):
         select(path, baseline="base")
 
 
-def test_split_needs_the_file_not_loaded_scores():
-    with pytest.raises(EvalbarsError, match="already loaded ItemScores"):
-        select(load("examples/prompts.csv"), baseline="baseline", split="split",
-               select_on="dev", confirm_on="test")
+def test_split_works_on_loaded_results():
+    # Read once: results loaded with their split give the document the file gives.
+    options = {"baseline": "baseline", "split": "split", "select_on": "dev",
+               "confirm_on": "test", "n_resamples": 500}
+    assert select(load("examples/prompts.csv", split="split"), **options).to_dict() == \
+        select("examples/prompts.csv", **options).to_dict()
+    with pytest.raises(EvalbarsError, match="split='split' names a column of the input, but "
+                                            "these results were loaded without it"):
+        select(load("examples/prompts.csv"), **options)
 
 
 def test_unknown_correction():

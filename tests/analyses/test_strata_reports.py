@@ -115,8 +115,18 @@ def test_lm_eval_tasks_become_strata():
     assert any("2 of 2 strata have fewer than 5 questions" in w for w in r.warnings)
 
 
-def test_loaded_item_scores_and_lists_are_refused():
-    with pytest.raises(EvalbarsError, match="already loaded ItemScores, which keep no stratum"):
+def test_loaded_results_carry_their_strata():
+    # Read once: results loaded with the stratum give the same document as the file.
+    loaded = evalbars.load(DATA, stratum="subject")
+    for analysis in (evalbars.ci, evalbars.compare, evalbars.leaderboard):
+        assert analysis(loaded, stratum="subject", n_resamples=300).to_dict() == \
+            analysis(DATA, stratum="subject", n_resamples=300).to_dict()
+
+
+def test_loaded_item_scores_without_the_stratum_and_lists_are_refused():
+    with pytest.raises(EvalbarsError, match=r"stratum='subject' names a column of the input, "
+                                            r"but these results were loaded without it: load "
+                                            r"them with evalbars.load\(..., stratum='subject'\)"):
         evalbars.ci(evalbars.load(DATA), stratum="subject")
     with pytest.raises(EvalbarsError, match="a list of scores has none"):
         evalbars.ci([1, 0, 1, 1], stratum="subject")

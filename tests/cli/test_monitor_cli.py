@@ -42,7 +42,7 @@ def test_monitor_text_and_markdown(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    ([LESSON, "--order", "nope"], "no order column 'nope'"),
+    ([LESSON, "--order", "nope"], "order='nope': no such column in"),
     ([LESSON, "--every", "0"], "every= (--every) must be a positive integer"),
     (["examples/cookbook_topics.csv", "--method", "discordant", "--cluster", "topic_id"],
      "needs independent questions"),

@@ -86,11 +86,10 @@ def ci(
     alternative = check_alternative(alternative)
     level = two_sided_level(settings.confidence_level, alternative)
     settings = dataclasses.replace(settings, alternative=alternative)
-    scores = read_scores(data, data2, models, **load_options)
+    scores = read_scores(data, data2, models, stratum=stratum, **load_options)
     names = tuple(models) if models is not None else scores.models
     prepared = measures.prepare(scores, names)
-    strata = _strata(data, data2, models, load_options, scores, prepared, stratum, weights,
-                     settings, alternative=alternative)
+    strata = _strata(scores, prepared, stratum, weights, settings, alternative=alternative)
     bar = bootstrap_bar(progress, 2 if prepared.clusters is not None else 1,
                         settings.n_resamples)
     try:
@@ -109,20 +108,19 @@ def ci(
         n_items=len(scores.items), score_type=scores.score_type, settings=settings,
         models=summaries, statement="", dropped=scores.dropped,
         warnings=warnings + (() if strata is None else strata.warnings),
-        provenance=provenance(scores, settings, stratum), strata=strata)
+        provenance=provenance(scores, settings), strata=strata)
     return dataclasses.replace(result, statement=strata_stated(ci_statement, result.to_dict()))
 
 
-def _strata(data, data2, wanted, load_options: dict, scores, prepared: measures.Prepared,
-            stratum: str | None, weights: object, settings: Settings, **options):
+def _strata(scores, prepared: measures.Prepared, stratum: str | None, weights: object,
+            settings: Settings, **options):
     """The strata section (:func:`evalbars.analyses.strata.strata_section`), None without a
     stratum or weights; the strata modules are imported only when these ask for them."""
     if stratum is None and isinstance(weights, str) and weights == "micro":
         return None
     from .strata import strata_section
 
-    return strata_section(data, data2, wanted, load_options, scores, prepared, stratum,
-                          weights, settings, **options)
+    return strata_section(scores, prepared, stratum, weights, settings, **options)
 
 
 def _equivalence(prepared: measures.Prepared, a_name: str, b_name: str, difference,
@@ -244,11 +242,12 @@ def compare(
         raise EvalbarsError(f"a and b must be different models, got {a!r} twice")
     wanted = [a, b] if a is not None and b is not None else None
     named_by = {"a": a, "b": b} if models is None else {"models": models}
-    scores = read_scores(data, data2, wanted, named_by=named_by, **load_options)
+    scores = read_scores(data, data2, wanted, named_by=named_by, stratum=stratum,
+                         **load_options)
     a_name, b_name = pick_pair(scores, a, b)
     prepared = measures.prepare(scores, tuple(sorted((a_name, b_name))))
-    strata = _strata(data, data2, wanted, load_options, scores, prepared, stratum, weights,
-                     settings, pair=(a_name, b_name), alternative=alternative)
+    strata = _strata(scores, prepared, stratum, weights, settings, pair=(a_name, b_name),
+                     alternative=alternative)
     bar = bootstrap_bar(progress, 2 if prepared.clusters is not None else 1,
                         settings.n_resamples)
     try:
@@ -273,7 +272,7 @@ def compare(
         warnings=measures.score_warnings(prepared, summaries)
         + tuple(gap_warnings(difference, agreement))
         + (() if strata is None else strata.warnings),
-        provenance=provenance(scores, settings, stratum),
+        provenance=provenance(scores, settings),
         difference=difference, agreement=agreement,
         tests=tests,
         equivalence=None if margin is None else _equivalence(prepared, a_name, b_name,

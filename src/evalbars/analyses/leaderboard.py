@@ -299,14 +299,13 @@ def leaderboard(
     """
     settings = checked_settings(confidence_level, n_resamples, seed)
     _check_correction(correction)
-    scores = read_scores(data, data2, models, **load_options)
+    scores = read_scores(data, data2, models, stratum=stratum, **load_options)
     names = tuple(models) if models is not None else scores.models
     _check_models(names, baseline)
     # Columns in name order, so nothing depends on the order of the input's columns.
     prepared = measures.prepare(scores, tuple(sorted(set(names))))
-    strata = strata_section(data, data2, models, load_options, scores, prepared, stratum,
-                            weights, settings, build=ranked_strata, baseline=baseline,
-                            correction=correction)
+    strata = strata_section(scores, prepared, stratum, weights, settings, build=ranked_strata,
+                            baseline=baseline, correction=correction)
     plans = 1 if prepared.clusters is None else 2  # of items and of clusters
     bar = bootstrap_bar(progress, plans, settings.n_resamples)
     try:
@@ -345,7 +344,7 @@ def leaderboard(
         models=ranked, statement="", dropped=scores.dropped,
         warnings=measures.score_warnings(prepared, [summaries[name] for name in order])
         + (() if strata is None else strata.warnings),
-        provenance=provenance(scores, settings, stratum), baseline=baseline, correction=correction,
+        provenance=provenance(scores, settings), baseline=baseline, correction=correction,
         alpha=alpha, pairs=tuple(pairs), groups=found, strata=strata)
     return dataclasses.replace(result, statement=strata_stated(leaderboard_statement,
                                                                result.to_dict()))

@@ -18,6 +18,7 @@ import numpy as np
 from ..core.errors import EvalbarsError
 from ..io.completion_order import completion_order
 from ..io.inputs import pick_pair, read_scores, takes_load_options
+from ..io.item_scores import ItemScores
 from ..stats.sequential import GUARANTEES, METHODS, fixed_n_half_width, gap_sequence
 from .monitor_results import MonitorResult, e_values
 from .results import Settings
@@ -104,14 +105,16 @@ def monitor(data, *, a: str | None = None, b: str | None = None, order: str | No
 
     Parameters
     ----------
-    data : path or pandas.DataFrame
-        One results table (wide or long), read like :func:`evalbars.compare`; the order in
-        which results came in is read from it (see ``order``).
+    data : path, pandas.DataFrame or ItemScores
+        One results table (wide or long), read like :func:`evalbars.compare`, in memory;
+        the order in which results came in is read with it (see ``order``). Results
+        already loaded from such a table carry it (``evalbars.load(..., order=COL)``).
     a, b : str, optional
         The models (the data's only two when left out).
     order : str, optional
         A column of sequence numbers, Unix times or ISO 8601 timestamps: a question is
-        complete at its largest value among the two models' rows. Default: file order.
+        complete at its largest value among the two models' rows. Default: the order the
+        loaded results carry, or file order.
     margin : float, optional
         Stop as "within the margin" once the sequence lies inside ``(-margin, margin)``.
     every : int
@@ -151,12 +154,12 @@ def monitor(data, *, a: str | None = None, b: str | None = None, order: str | No
     """
     _check_settings(every, margin, plan, method, confidence_level)
     wanted = [a, b] if a is not None and b is not None else None
-    scores = read_scores(data, None, wanted, named_by={"a": a, "b": b}, **load_options)
-    if order is not None and order in scores.models:
-        raise EvalbarsError(f"the order column {order!r} was read as a model's scores; name "
-                            "the two models with a= and b= (--a, --b)")
+    if load_options.get("engine", "auto") == "auto" and not isinstance(data, ItemScores):
+        load_options["engine"] = "memory"  # the rows' order is read in memory, at any size
+    scores = read_scores(data, None, wanted, named_by={"a": a, "b": b}, order=order,
+                         **load_options)
     a, b = pick_pair(scores, a, b)
-    seen = completion_order(data, scores, (a, b), order)
+    seen = completion_order(scores, (a, b), order)
     pos = seen.positions
     columns = [scores.models.index(a), scores.models.index(b)]
     pair = scores.scores[:, columns]

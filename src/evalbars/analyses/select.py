@@ -33,7 +33,7 @@ from ..core.errors import EvalbarsError
 from ..core.progress import bootstrap_bar
 from ..core.types import Interval, TestResult
 from ..io.ingest import ItemScores
-from ..io.inputs import takes_load_options
+from ..io.inputs import read_scores, takes_load_options
 from ..io.keywords import check_known
 from ..io.table import name_list
 from ..report.text.select import select_statement
@@ -42,7 +42,7 @@ from . import measures
 from .leaderboard import PairComparison, _check_correction, _pair, _shared_means
 from .results import Difference, ModelScore, Settings, _Report
 from .select_curse import AdjustedGain, NullBest, adjusted_gain, null_best, simultaneous_intervals
-from .select_split import _by_column, _by_holdout, _check_split, _read, _subset
+from .select_split import _by_column, _by_holdout, _check_split
 from .settings import checked_settings, provenance
 
 
@@ -242,7 +242,9 @@ def select(
     _check_split(split, select_on, confirm_on, holdout)
     wanted = None if candidates is None else [baseline, *candidates]
     named_by = {"baseline": baseline, "candidates": candidates}
-    scores, labels = _read(data, data2, wanted, named_by, split, load_options)
+    scores = read_scores(data, data2, wanted, named_by=named_by, split=split, **load_options)
+    labels = None if split is None else \
+        np.asarray(scores.label("split", split).per_item(), dtype=object)
     check_known({"baseline": baseline}, scores.models)
     names = tuple(candidates) if candidates is not None else tuple(
         name for name in scores.models if name != baseline)
@@ -255,7 +257,7 @@ def select(
         keep, confirm, split_info = (_by_column(labels, split, select_on, confirm_on)
                                      if labels is not None
                                      else _by_holdout(scores, ordered, holdout, settings.seed))
-        chosen, held = _subset(scores, keep), _subset(scores, confirm)
+        chosen, held = scores.subset(keep), scores.subset(confirm)
     prepared = measures.prepare(chosen, ordered)
     plans = 1 if prepared.clusters is None else 2
     bar = bootstrap_bar(progress, plans * (2 if held is not None else 1), settings.n_resamples)

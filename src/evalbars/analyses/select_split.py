@@ -7,14 +7,11 @@ and confirms it once on the other: the parts are the values of a column of the i
 """
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
 from ..core.errors import EvalbarsError
 from ..core.seeding import child_seed
 from ..io.ingest import ItemScores
-from ..io.inputs import read_scores
 from ..io.table import name_list
 
 
@@ -37,33 +34,8 @@ def _check_split(split, select_on, confirm_on, holdout) -> None:
                             f"confirmation, between 0 and 1 (0.5 = half); got {holdout!r}")
 
 
-def _read(data, data2, wanted, named_by: dict, split,
-          options) -> tuple[ItemScores, np.ndarray | None]:
-    """The scores, and each item's split label when ``split`` names a column (``named_by``:
-    the keywords that named the models, see :func:`evalbars.io.inputs.read_scores`)."""
-    if split is None:
-        return read_scores(data, data2, wanted, named_by=named_by, **options), None
-    if isinstance(data, ItemScores):
-        raise EvalbarsError("split= names a column of the input, but data is already loaded "
-                            "ItemScores; pass the file or DataFrame")
-    # Read as a cluster column: one label per item, checked; the split column is then
-    # never taken for a model, and the second reading pins the models found.
-    labelled = read_scores(data, data2, wanted, named_by=named_by,
-                           **{**options, "cluster": split})
-    scores = read_scores(data, data2, list(labelled.models), **options)
-    return scores, np.asarray(labelled.clusters)
-
-
-def _subset(scores: ItemScores, keep: np.ndarray) -> ItemScores:
-    return dataclasses.replace(
-        scores, items=tuple(np.asarray(scores.items)[keep].tolist()),
-        scores=scores.scores[keep], counts=scores.counts[keep], sumsq=scores.sumsq[keep],
-        clusters=None if scores.clusters is None
-        else tuple(np.asarray(scores.clusters)[keep].tolist()))
-
-
 def _by_column(labels: np.ndarray, split: str, select_on, confirm_on):
-    values = sorted(set(labels.tolist()))
+    values = sorted({label for label in labels.tolist() if label is not None})
     masks = []
     for param, value in (("select_on", select_on), ("confirm_on", confirm_on)):
         mask = labels == str(value)

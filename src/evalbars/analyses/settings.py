@@ -67,16 +67,9 @@ def checked_settings(confidence_level: float, n_resamples: int, seed: int) -> Se
     return Settings(float(confidence_level), n_resamples, check_seed(seed))
 
 
-def provenance(scores: ItemScores, settings: Settings, stratum: str | None = None) -> dict:
+def provenance(scores: ItemScores, settings: Settings) -> dict:
     """The ``provenance`` of a report: version, seed, the files read, what was read from
-    them and a SHA-256 of the aligned data (scores, answer counts, item ids, clusters).
-
-    With a ``stratum`` the read line no longer advises naming one
-    (:func:`evalbars.io.strata.stratum_given`)."""
-    if stratum is not None:
-        from ..io.strata import stratum_given
-
-        scores = stratum_given(scores)
+    them and a SHA-256 of the aligned data (scores, answer counts, item ids, clusters)."""
     digest = hashlib.sha256()
     for array in (scores.scores, scores.counts, scores.sumsq):
         digest.update(np.ascontiguousarray(array).tobytes())

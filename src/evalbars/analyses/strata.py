@@ -25,7 +25,8 @@ import numpy as np
 from ..core.errors import EvalbarsError
 from ..core.seeding import child_seed
 from ..core.types import Interval, TestResult
-from ..io.strata import check_nested, read_strata, weights_option
+from ..io.item_scores import ItemScores
+from ..io.strata import check_nested, strata_of, weights_option
 from ..stats import strata as st
 from ..stats import strata_resampling as sr
 from ..stats import strata_tests as stt
@@ -222,11 +223,11 @@ def paired_within(data: Prepared, labels: Sequence[str], weights: str | Mapping,
     return gap, tuple(tests)
 
 
-def strata_section(data, data2, wanted, load_options: dict, scores, prepared: Prepared,
+def strata_section(scores: ItemScores, prepared: Prepared,
                    stratum: str | None, weights: object, settings: Settings, *,
                    pair: tuple[str, str] | None = None,
                    alternative: str = "two-sided", build=None, **options) -> Strata | None:
-    """The section for ``stratum=``, reading the labels from the same data; None without.
+    """The section for ``stratum=``, from the labels read with ``scores``; None without.
 
     ``weights`` other than the default ``"micro"`` without a stratum is an error. ``build``
     (default :func:`stratify`, with ``pair`` and ``alternative``) makes the section from
@@ -239,7 +240,7 @@ def strata_section(data, data2, wanted, load_options: dict, scores, prepared: Pr
         return None
     chosen = weights_option(weights)
     source = None if chosen is weights else os.fsdecode(os.fspath(weights))  # a file
-    labels = read_strata(data, data2, stratum, wanted, load_options, scores.items)
+    labels = strata_of(scores, stratum)
     check_nested(scores.items, scores.clusters, labels)
     order = sorted(range(len(scores.items)), key=scores.items.__getitem__)
     if build is None:

@@ -13,10 +13,12 @@ The pipeline, in the order the data flows (each stage imports only the ones befo
    answers, missing scores and items, score types;
 7. :mod:`~evalbars.io.layouts` map the wide, long and two-file layouts onto it;
 8. :mod:`~evalbars.io.align` reduce per (model, item) and align the items;
-9. :mod:`~evalbars.io.item_scores` the result, ``ItemScores``; :mod:`~evalbars.io.ingest`
-   ``load()`` and its log dispatch; :mod:`~evalbars.io.inputs`, the loading options
+9. :mod:`~evalbars.io.item_scores` the result, ``ItemScores``, with the per-item labels
+   and arrival order of :mod:`~evalbars.io.labels`, read in the same pass as the scores;
+   :mod:`~evalbars.io.ingest` ``load()`` and its log dispatch
+   (:mod:`~evalbars.io.log_answers`); :mod:`~evalbars.io.inputs`, the loading options
    every analysis accepts; :mod:`~evalbars.io.completion_order`, the order in which
-   results came in (read again from the table, for the monitor).
+   results came in (for the monitor); :mod:`~evalbars.io.strata`, strata and weights.
 
 May import: :mod:`evalbars.core`. Never stats, analyses, report or cli.
 """

@@ -11,8 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.errors import EvalbarsError
-from .answers import _Parts
+from .answers import PER_ANSWER, _Parts
 from .files import sha256
+from .labels import Arrival, label_fields
+from .table import short
 from .validate import _check_duplicate_answers, _check_missing, _check_score_type
 
 
@@ -39,7 +41,7 @@ def _finish(parts: _Parts, score_type: str, intersect: bool) -> dict:
     order = np.argsort(cell, kind="stable") if parts.samples is None else \
         np.lexsort((parts.samples, cell))
     cell = cell[order]
-    for name in ("item_of", "model_of", "values", "rows", "samples"):
+    for name in PER_ANSWER:
         if getattr(parts, name) is not None:
             setattr(parts, name, getattr(parts, name)[order])
     if parts.samples is not None or parts.runs is not None:
@@ -86,6 +88,23 @@ def _finish(parts: _Parts, score_type: str, intersect: bool) -> dict:
         source=source,
         counts=_read_only(counts.astype(np.int64)),
         sumsq=_read_only(sumsq),
-        clusters=None if parts.clusters is None else tuple(parts.clusters[keep].tolist()),
         runs=None if parts.runs is None else tuple(parts.runs),
+        **label_fields(parts.labels, parts.label_cols, keep),
+        arrival=_arrival(parts, cell, shape, keep) if parts.ordered else None,
     )
+
+
+def _arrival(parts: _Parts, cell: np.ndarray, shape: tuple[int, int],
+             keep: np.ndarray) -> Arrival:
+    """When each kept (item, model) came in: the largest order value (or row) and the last
+    row among its answers."""
+    size = shape[0] * shape[1]
+    values = np.full(size, -np.inf)
+    np.maximum.at(values, cell, parts.rows.astype(np.float64) if parts.arrival is None
+                  else parts.arrival)
+    rows = np.full(size, -1, np.int64)
+    np.maximum.at(rows, cell, parts.rows)
+    table = parts.inputs[0]
+    return Arrival(parts.order_col, _read_only(values.reshape(shape[1], shape[0]).T[keep]),
+                   _read_only(rows.reshape(shape[1], shape[0]).T[keep]),
+                   "the DataFrame" if table.path is None else short(table.path))

@@ -8,7 +8,7 @@ A layout (:mod:`evalbars.io.layouts`) hands every answer it read to
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -39,9 +39,17 @@ class _Parts:
     rows: np.ndarray  # per answer: its row in tables[model]
     samples: np.ndarray | None = None  # per answer: index in sample_names (-1: no column)
     sample_names: list[str] | None = None
-    clusters: np.ndarray | None = None  # per item: its cluster label (None if no row gives one)
+    labels: dict = field(default_factory=dict)  # role -> per item: its label (None: no row)
+    label_cols: dict = field(default_factory=dict)  # role -> the column named for it
     guessed_models: bool = False  # wide model columns found by auto-detection
     runs: list[tuple[str, str]] | None = None  # per model: (recipe, run), after _split_runs
+    arrival: np.ndarray | None = None  # per answer: its order value (None: its row)
+    order_col: str | None = None  # the order column, None for the rows' order
+    ordered: bool = False  # the rows are one table's, in the order results came in
+
+
+PER_ANSWER = ("item_of", "model_of", "values", "rows", "samples", "arrival")
+"""The fields of :class:`_Parts` that hold one value per answer, cut and sorted alike."""
 
 
 def _runs(*sorted_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -78,7 +86,7 @@ def _split_runs(parts: _Parts, run_of: np.ndarray, run_names: list[str], *,
     pairs = np.unique(key[answered] if skip_empty and answered.any() else key)
     system_of = np.minimum(np.searchsorted(pairs, key), pairs.size - 1)
     keep = pairs[system_of] == key
-    for name in ("item_of", "values", "rows", "samples"):
+    for name in PER_ANSWER:
         if getattr(parts, name) is not None:
             setattr(parts, name, getattr(parts, name)[keep])
     parts.model_of = system_of[keep]

@@ -67,14 +67,16 @@ def _check_item(item: Any, data2: Any) -> tuple[str, ...] | None:
 
 
 def _check_arguments(
-    item, model, score, models, score_type, intersect, cluster, sample, run
+    item, model, score, models, score_type, intersect, cluster, sample, run, stratum=None,
+    split=None, order=None,
 ) -> list[str] | None:
     if score_type not in SCORE_TYPES:
         raise EvalbarsError(
             f"score_type={score_type!r} is not one of {', '.join(map(repr, SCORE_TYPES))}"
         )
     for param, value in (("item", item), ("model", model), ("score", score),
-                         ("cluster", cluster), ("sample", sample), ("run", run)):
+                         ("cluster", cluster), ("sample", sample), ("run", run),
+                         ("stratum", stratum), ("split", split), ("order", order)):
         if value is not None and (not isinstance(value, str) or value == ""):
             raise EvalbarsError(f"{param}= must be a column name (a non-empty str); got {value!r}")
     if not isinstance(intersect, (bool, np.bool_)):

@@ -92,7 +92,7 @@ def the_numeric_column(table: Table, numeric: Sequence[str]) -> str:
 
 
 def _check_model_column(table: Table, model: str | None, model_col: str | None,
-                        item: str | None, cluster_col: str | None, sample_col: str | None,
+                        item: str | None, label_cols: list, sample_col: str | None,
                         run_col: str | None) -> None:
     """Refuse ``model=`` naming a score column of a wide table (without sample or run
     columns, which repeat the ids of both layouts).
@@ -105,7 +105,7 @@ def _check_model_column(table: Table, model: str | None, model_col: str | None,
     if model is None or model_col is None or sample_col is not None or run_col is not None \
             or not (item is None or isinstance(item, str)) or not _numeric(table, model_col):
         return
-    exclude = [cluster_col] if cluster_col is not None else []
+    exclude = [c for c in label_cols if c is not None]  # per-item labels, order
     others = [c for c in table.names if c not in (model_col, item, *exclude)
               and c.strip().lower() not in ID_NAMES and _numeric(table, c)]
     try:

@@ -2,23 +2,24 @@
 
 :class:`~evalbars.io.item_scores.ItemScores` sorts items by id, so that the order of rows
 never changes a number. A monitor needs the opposite: the order in which each question was
-finished. :func:`completion_order` reads it from the same table again: a question is
-complete at its last row among the two models compared (its largest value of the order
-column, or its last line), and ties keep the file's order.
+finished. :func:`evalbars.io.ingest.load` reads it with the scores, from one wide or long
+table (:func:`order_values` parses an ``order=`` column: numbers or ISO 8601 timestamps),
+into :attr:`ItemScores.arrival`; :func:`completion_order` then orders the questions: a
+question is complete at its last answer among the two models compared (its largest value
+of the order column, or its last row), and ties keep the file's order.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as np
 
 from ..core.errors import EvalbarsError
-from .cells import _check_labels, _parse_scores, _raw
-from .files import read
+from .cells import _parse_scores, _raw
 from .item_scores import ItemScores
-from .table import Table, name_list, short
+from .table import Table, short
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,10 +60,8 @@ def _timestamps(table: Table, name: str, rows: np.ndarray) -> np.ndarray:
     return out
 
 
-def _order_values(table: Table, name: str, rows: np.ndarray) -> np.ndarray:
-    if name not in table.names:
-        raise EvalbarsError(f"no order column {short(name)} in {table.label}; its columns are "
-                            f"{name_list(table.names)}")
+def order_values(table: Table, name: str, rows: np.ndarray) -> np.ndarray:
+    """The order column ``name`` at ``rows``, as numbers (timestamps as Unix seconds)."""
     parsed = _parse_scores(table, name)
     missing = rows[parsed.missing[rows]]
     if missing.size:
@@ -82,21 +81,20 @@ def _order_values(table: Table, name: str, rows: np.ndarray) -> np.ndarray:
     return parsed.values[rows]
 
 
-def completion_order(data: Any, scores: ItemScores, models: Sequence[str],
+def completion_order(scores: ItemScores, models: Sequence[str],
                      order: str | None = None) -> CompletionOrder:
     """The order in which the items of ``scores`` were completed by both ``models``.
 
     Parameters
     ----------
-    data : path or pandas.DataFrame
-        The table ``scores`` was read from (one file: wide or long layout).
     scores : ItemScores
-        What :func:`evalbars.io.ingest.load` read from it.
+        Results read from one table (wide or long layout), which carry their
+        :attr:`~evalbars.io.item_scores.ItemScores.arrival`.
     models : pair of str
-        The models compared: in the long layout only their rows count.
+        The models compared: only their answers count.
     order : str, optional
-        A column of numbers (sequence number, Unix time) or ISO 8601 timestamps; without
-        it, the order of the rows in the file.
+        The order column the results were loaded with (``load(..., order=COL)``); None
+        takes the order they carry (the column they were loaded with, else file order).
 
     Examples
     --------
@@ -105,45 +103,35 @@ def completion_order(data: Any, scores: ItemScores, models: Sequence[str],
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "stream.csv"
     >>> _ = path.write_text("qid,done,a,b\\nq2,2026-01-02T10:00:00,1,1\\n"
     ...                     "q1,2026-01-02T09:00:00,1,0\\nq3,2026-01-02T11:00:00,0,0\\n")
-    >>> scores = load(path, models=["a", "b"])
-    >>> seen = completion_order(path, scores, ("a", "b"), "done")
+    >>> scores = load(path, models=["a", "b"], order="done")
+    >>> seen = completion_order(scores, ("a", "b"), "done")
     >>> [scores.items[i] for i in seen.positions], seen.how
     (['q1', 'q2', 'q3'], "in the order of column 'done'")
-    >>> [scores.items[i] for i in completion_order(path, scores, ("a", "b")).positions]
+    >>> [scores.items[i] for i in completion_order(load(path, models=["a", "b"]),
+    ...                                            ("a", "b")).positions]
     ['q2', 'q1', 'q3']
     """
-    if isinstance(data, ItemScores):
-        raise EvalbarsError("monitoring needs the results file or DataFrame, not loaded "
-                            "ItemScores: they are sorted by item id, and the order in which "
-                            "results came in is read from the file")
-    layout = scores.source.get("layout")
-    if layout not in ("wide", "long"):
+    arrival = scores.arrival
+    if arrival is None:
+        layout = scores.source.get("layout")
         raise EvalbarsError(
             f"monitoring reads the order of results from one table (CSV, JSON Lines, "
             f"Parquet or a DataFrame, wide or long); this data is {layout!r}: write the "
             "results as one table with a sequence or timestamp column")
-    columns = scores.source["columns"]
-    table = read(data)
-    rows = np.arange(table.n_rows)
-    if layout == "long":
-        names = np.array(_check_labels(table, columns["model"], "model name"), dtype=object)
-        rows = rows[np.isin(names, list(models))]
-    labels = _check_labels(table, columns["item"], "item id", rows)
-    index = {item: i for i, item in enumerate(scores.items)}
-    kept = np.array([labels[r] in index for r in rows.tolist()], dtype=bool)
-    rows = rows[kept]
-    where = np.fromiter((index[labels[r]] for r in rows.tolist()), np.int64, rows.size)
-    values = rows.astype(np.float64) if order is None else _order_values(table, order, rows)
-    done = np.full(len(scores.items), -np.inf)
-    np.maximum.at(done, where, values)
-    last_row = np.full(len(scores.items), -1)
-    np.maximum.at(last_row, where, rows)
+    if order is not None and arrival.column != order:
+        raise EvalbarsError(
+            f"order={short(order)} names a column of the input, but these results were "
+            f"loaded {'in file order' if arrival.column is None else f'with order={arrival.column!r}'}"
+            f": load them with evalbars.load(..., order={short(order)}), or pass the file or "
+            "DataFrame")
+    columns = [scores.models.index(name) for name in models]
+    done = arrival.values[:, columns].max(axis=1)
+    last_row = arrival.rows[:, columns].max(axis=1)
     positions = np.lexsort((last_row, done))
-    if order is None:
-        shown = "the DataFrame" if table.path is None else short(table.path)
-        return CompletionOrder(positions, f"in file order (the rows of {shown}; no order "
-                                          "column was given)", None, 0)
+    if arrival.column is None:
+        return CompletionOrder(positions, f"in file order (the rows of {arrival.table}; no "
+                                          "order column was given)", None, 0)
     ties = int(np.sum(np.diff(done[positions]) == 0))
-    how = f"in the order of column {order!r}" + (
+    how = f"in the order of column {arrival.column!r}" + (
         f" ({ties:,} ties kept in file order)" if ties else "")
-    return CompletionOrder(positions, how, order, ties)
+    return CompletionOrder(positions, how, arrival.column, ties)

@@ -39,17 +39,15 @@ from .columns import (  # noqa: F401
     _resolve,
 )
 from .engines.choose import for_logs, in_memory, pick, reduce_with
-from .files import is_dataframe, read, sha256
+from .files import is_dataframe, read
 from .item_scores import ItemScores
 from .layouts import _long, _two_files, _wide
-from .table import name_list
+from .log_answers import read_logs
+from .table import short
 from .validate import STRAY_SHARE  # noqa: F401
 
 INPUT_FORMATS = logs.INPUT_FORMATS
 """Accepted values of ``input_format``: ``"auto"``, ``"table"`` and the log formats."""
-
-_LISTED_UNSCORED = 100
-"""How many unscored ids per model the provenance keeps (the count is always exact)."""
 
 
 # --------------------------------------------------------------------------- load
@@ -68,6 +66,9 @@ def load(
     cluster: str | None = None,
     sample: str | None = None,
     run: str | None = None,
+    stratum: str | None = None,
+    split: str | None = None,
+    order: str | None = None,
     input_format: str = "auto",
     metric: str | None = None,
     eval_split: str | None = None,
@@ -135,6 +136,15 @@ def load(
         label. Wide: one row per item and run, each model column scored per run (a
         column with no score at all for a run is no system); long: one row per item,
         model and run; two files: both files need the column. Not for harness logs.
+    stratum, split : str, optional
+        The column of each item's stratum (subject, task: the fixed parts a stratified
+        analysis weighs) and split (the questions :func:`evalbars.select` chooses and
+        confirms on): per-item labels, read and checked as ``cluster`` is, kept in
+        :attr:`ItemScores.labels`. Logs: a field, as for ``cluster``.
+    order : str, optional
+        One wide or long table: the column of sequence numbers, Unix times or ISO 8601
+        timestamps of each result, for :func:`evalbars.monitor` (:attr:`ItemScores.arrival`;
+        without it, the order of the rows).
     input_format : str
         One of :data:`INPUT_FORMATS`: ``"auto"`` recognises logs by name and content and
         reads anything else as a table; ``"table"`` or a log format (a key of
@@ -238,7 +248,11 @@ def load(
     data, data2 = _listed(data, data2)
     item = _check_item(item, data2)
     models = _check_arguments(None if item is None else item[0], model, score, models,
-                              score_type, intersect, cluster, sample, run)
+                              score_type, intersect, cluster, sample, run, stratum, split,
+                              order)
+    labels = {role: column for role, column in
+              (("cluster", cluster), ("stratum", stratum), ("split", split))
+              if column is not None}
     if item is not None and data2 is None:
         item = item[0]
     fmt = _log_format(data, data2, input_format, qrels)
@@ -253,48 +267,53 @@ def load(
                     f"or force a log format with input_format= (--input-format)")
     chosen = pick(data, data2, engine, spark, model, sample) if fmt is None else \
         for_logs(engine, fmt)
+    if order is not None and (data2 is not None or fmt is not None or chosen != "memory"):
+        raise EvalbarsError(
+            f"order={short(order)} reads when results came in from one table read in memory "
+            "(CSV, JSON Lines, Parquet or a DataFrame, wide or long): write the results as "
+            "one table with a sequence or timestamp column")
     if chosen != "memory":
         return ItemScores(**reduce_with(
             chosen, data, data2, spark, item=item, model=model, score=score, models=models,
-            score_type=score_type, intersect=intersect, cluster=cluster, sample=sample,
+            score_type=score_type, intersect=intersect, labels=labels, sample=sample,
             run=run, memory=lambda: load(
                 data, data2, item=item, model=model, score=score, models=models,
                 score_type=score_type, intersect=intersect, cluster=cluster, sample=sample,
-                run=run, input_format=input_format, engine="memory")))
+                run=run, stratum=stratum, split=split, input_format=input_format,
+                engine="memory")))
     data = in_memory(data)
     if fmt is not None:
         columns = {"item": item, "model": model, "score": score, "sample": sample, "run": run}
-        options = logs.Options(metric=metric, eval_split=eval_split, scorer=scorer,
-                               cluster=cluster,
+        options = logs.Options(metric=metric, eval_split=eval_split, scorer=scorer, labels=labels,
                                qrels=None if qrels is None else os.fsdecode(os.fspath(qrels)))
-        return _load_log(fmt, [d for d in (data, data2) if d is not None], columns, options,
+        return read_logs(fmt, [d for d in (data, data2) if d is not None], columns, options,
                          models, score_type, intersect)
     if data2 is not None:
         if model is not None:
             raise EvalbarsError(
                 "model= (--model) names the model column of the long layout, but two "
                 "inputs hold one model each, named after their files: leave model= out "
-                "(in Python, models=['a', 'b'] names them otherwise)"
-            )
-        parts = _two_files(read(data), read(data2), item, score, models, cluster, sample, run)
+                "(in Python, models=['a', 'b'] names them otherwise)")
+        parts = _two_files(read(data), read(data2), item, score, models, labels, sample, run)
     else:
         table = read(data)
-        cluster_col = _resolve(table, cluster, "cluster") if cluster is not None else None
+        label_cols = {role: _resolve(table, column, role) for role, column in labels.items()}
         sample_col = _resolve(table, sample, "sample") if sample is not None else None
         run_col = _resolve(table, run, "run") if run is not None else None
+        order_col = _resolve(table, order, "order") if order is not None else None
         model_col = _resolve(table, model, "model") if model is not None else _auto_model(table)
-        _check_model_column(table, model, model_col, item, cluster_col, sample_col, run_col)
+        _check_model_column(table, model, model_col, item,
+                            [*label_cols.values(), order_col], sample_col, run_col)
         if model_col is not None:
-            parts = _long(table, item, model_col, score, models, cluster_col, sample_col,
-                          run_col)
+            parts = _long(table, item, model_col, score, models, label_cols, sample_col,
+                          run_col, order_col)
         else:
             if score is not None:
                 raise EvalbarsError(
                     f"score= names the score column of the long layout (one row per item "
                     f"and model), but {table.label} has no 'model' column: pass model= as "
-                    f"well, or, for one column per model, choose them with models="
-                )
-            parts = _wide(table, item, models, cluster_col, sample_col, run_col)
+                    f"well, or, for one column per model, choose them with models=")
+            parts = _wide(table, item, models, label_cols, sample_col, run_col, order_col)
     return ItemScores(**_finish(parts, score_type, intersect))
 
 
@@ -331,55 +350,6 @@ def _log_format(data: Any, data2: Any, input_format: str, qrels: Any) -> str | N
 def _shown(data: Any) -> str:
     return repr(os.fsdecode(os.fspath(data))) if isinstance(data, (str, os.PathLike)) \
         else "the DataFrame"
-
-
-def _load_log(fmt: str, inputs: list, columns: dict, options: logs.Options,
-              models: list[str] | None, score_type: str, intersect: bool) -> ItemScores:
-    """Read harness logs of format ``fmt``; table column options are an error here."""
-    for param, value in columns.items():
-        if value is not None:
-            raise EvalbarsError(
-                f"{param}= names a column of a table, but the input is a {fmt} log, which "
-                f"says what the {param}s are (docs/logs.md); choose the score with metric= "
-                f"(--metric)")
-    paths = [os.fsdecode(os.fspath(d)) for d in inputs]
-    return _from_answers(logs.read(fmt, paths, options), models, score_type, intersect)
-
-
-def _from_answers(answers: logs.Answers, models: list[str] | None, score_type: str,
-                  intersect: bool) -> ItemScores:
-    """Validate, reduce and align the rows of a harness log as :func:`load` does a table.
-
-    The rows go through the long layout and the same checks as any long table (duplicate
-    answers, items some model lacks, clusters, score types); messages name the log files
-    and the lines, entries or queries of the rows at fault.
-    """
-    names = answers.names()
-    table = answers.table()
-    silent = [m for m in answers.unscored if m not in set(answers.models)]
-    if silent:
-        ids = answers.unscored[silent[0]]
-        raise EvalbarsError(
-            f"model {silent[0]!r} has no scored answer in {answers.label()}: all its "
-            f"{len(ids)} answers are unscored (no score, a null or NaN score, or an error; "
-            f"ids {name_list(list(dict.fromkeys(ids)), 5)})")
-    try:
-        parts = _long(table, names["item"], names["model"], names["score"], models,
-                      names["cluster"], names["sample"])
-        fields = _finish(parts, score_type, intersect)
-    except EvalbarsError as exc:
-        if not answers.unscored:
-            raise
-        raise EvalbarsError(f"{exc} (note: {answers.unscored_text()})") from None
-    unscored = {model: {"count": len(ids), "ids": list(dict.fromkeys(ids))[:_LISTED_UNSCORED]}
-                for model, ids in answers.unscored.items()}
-    notes = list(answers.notes) + ([answers.unscored_text()] if answers.unscored else [])
-    fields["source"].update(
-        layout="log", format=answers.fmt,
-        inputs=[{"path": path, "sha256": sha256(path)} for path in answers.files],
-        log={"paths": list(answers.paths), "reading": answers.reading,
-             "settings": answers.settings, "unscored": unscored, "notes": notes})
-    return ItemScores(**fields)
 
 
 __all__ = ["ItemScores", "load", "SCORE_TYPES", "ID_NAMES", "SCORE_NAMES"]

@@ -21,14 +21,20 @@ from .keywords import check_known, named, rewording
 from .sequences import as_tables
 from .table import name_list, short
 
+ANALYSIS_LABELS = ("stratum", "split", "order")
+"""The parameters of :func:`evalbars.io.ingest.load` that name what an analysis asks of the
+data (the strata it weighs, the split a selection confirms on, the order a monitor
+watches): each analysis that asks takes one of its own and reads it with the scores."""
+
 _LOAD_PARAMETERS = tuple(
     parameter for parameter in inspect.signature(load).parameters.values()
-    if parameter.kind is inspect.Parameter.KEYWORD_ONLY and parameter.name != "models")
+    if parameter.kind is inspect.Parameter.KEYWORD_ONLY
+    and parameter.name not in ("models", *ANALYSIS_LABELS))
 
 LOAD_OPTIONS = tuple(parameter.name for parameter in _LOAD_PARAMETERS)
 """How to read the data: the keyword parameters of :func:`evalbars.io.ingest.load` except
 ``models``, which each analysis chooses in its own terms (``models``, ``a``/``b``,
-``baseline``, ...)."""
+``baseline``, ...), and :data:`ANALYSIS_LABELS`."""
 
 _DEFAULTS = {parameter.name: parameter.default for parameter in _LOAD_PARAMETERS}
 
@@ -83,8 +89,13 @@ scorer, qrels, engine, spark of evalbars.load
 
 def read_scores(data, data2=None, models: Sequence[str] | None = None, *,
                 named_by: Mapping[str, object] | None = None, training_runs: bool = False,
-                **load_options) -> ItemScores:
+                stratum: str | None = None, split: str | None = None,
+                order: str | None = None, **load_options) -> ItemScores:
     """``data`` (and ``data2``) read by :func:`evalbars.io.ingest.load`, or as already loaded.
+
+    ``stratum``, ``split`` and ``order`` are read with the scores, in the same pass; loaded
+    ItemScores must carry the ``stratum`` and ``split`` labels asked for
+    (:meth:`~evalbars.io.item_scores.ItemScores.label`).
 
     ``named_by`` maps the analysis' keywords to the model names they gave (default
     ``{"models": models}``): an unknown model's error names the keyword that gave it
@@ -131,9 +142,12 @@ of evalbars.load
             f"with evalbars.load(..., run={short(run)}) and pass that")
     named_by = {"models": models} if named_by is None else named_by
     if not isinstance(data, ItemScores):
-        data, data2, models, note = as_tables(data, data2, models, load_options)
+        data, data2, models, note = as_tables(
+            data, data2, models, {**load_options, "stratum": stratum, "split": split,
+                                  "order": order})
         with rewording(lambda message: named(message, named_by)):
-            scores = load(data, data2, models=models, **load_options)
+            scores = load(data, data2, models=models, stratum=stratum, split=split,
+                          order=order, **load_options)
         if note is None:
             return scores
         return dataclasses.replace(scores, source={**scores.source, "note": note})
@@ -148,6 +162,9 @@ of evalbars.load
                             "pass the file or DataFrame")
     if models is not None:
         check_known(named_by, data.models)
+    for role, column in (("stratum", stratum), ("split", split)):
+        if column is not None:
+            data.label(role, column)
     return data
 
 

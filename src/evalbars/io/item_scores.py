@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
-from typing import Sequence
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
 
 import numpy as np
 
 from ..core.errors import EvalbarsError
+from .labels import Arrival, ItemLabels
 from .table import name_list, short
 
 
@@ -57,6 +58,14 @@ class ItemScores:
         With a run column: ``runs[j] = (model, run)`` for the system ``models[j]``, so
         the columns of :attr:`scores` are the scored (model, run) systems and
         ``{m for m, _ in runs}`` are the models (recipes). None without a run column.
+    labels : mapping of str to ItemLabels
+        The other per-item labels read, by role: ``"stratum"`` (``stratum=``) and
+        ``"split"`` (``split=``), each an :class:`~evalbars.io.labels.ItemLabels` aligned
+        with :attr:`items`; empty when none was named.
+    arrival : Arrival or None
+        When each answer came in (:class:`~evalbars.io.labels.Arrival`): read from one
+        wide or long table, from its ``order=`` column or else its rows; None for other
+        inputs.
     """
 
     items: tuple[str, ...]
@@ -69,6 +78,8 @@ class ItemScores:
     sumsq: np.ndarray
     clusters: tuple[str, ...] | None
     runs: tuple[tuple[str, str], ...] | None
+    labels: Mapping[str, ItemLabels] = field(default_factory=dict)
+    arrival: Arrival | None = None
 
     def __repr__(self) -> str:
         return f"<ItemScores: {self.describe()}>"
@@ -78,6 +89,54 @@ class ItemScores:
         if model not in self.models:
             raise EvalbarsError(f"unknown model {short(model)}; models: {name_list(self.models)}")
         return self.scores[:, self.models.index(model)]
+
+    def label(self, role: str, column: str) -> ItemLabels:
+        """The per-item labels of ``role`` (``"stratum"``, ``"split"``) read from
+        ``column``; an error when the data was loaded without them.
+
+        >>> from evalbars.io.ingest import load
+        >>> data = load("examples/strata_subjects.csv", stratum="subject")
+        >>> data.label("stratum", "subject").names[:2]
+        ('algebra', 'biology')
+        >>> data.label("split", "half")
+        Traceback (most recent call last):
+        ...
+        evalbars.core.errors.EvalbarsError: split='half' names a column of the input, but \
+these results were loaded without it: load them with evalbars.load(..., split='half'), or \
+pass the file or DataFrame
+        """
+        found = self.labels.get(role)
+        if found is not None and found.column == column:
+            return found
+        loaded = "" if found is None else f" (they carry {role}={found.column!r})"
+        raise EvalbarsError(
+            f"{role}={short(column)} names a column of the input, but these results were "
+            f"loaded without it{loaded}: load them with evalbars.load(..., "
+            f"{role}={short(column)}), or pass the file or DataFrame")
+
+    def subset(self, keep: np.ndarray) -> "ItemScores":
+        """The same results on the items ``keep`` selects (a boolean mask), every per-item
+        array and label cut alike.
+
+        >>> from evalbars.io.ingest import load
+        >>> data = load("examples/lesson_pair.csv")
+        >>> data.subset(np.arange(500) < 3).items
+        ('q0000', 'q0001', 'q0002')
+        """
+        def cut(array: np.ndarray) -> np.ndarray:
+            part = np.ascontiguousarray(array[keep])
+            part.setflags(write=False)
+            return part
+
+        return ItemScores(
+            items=tuple(np.asarray(self.items)[keep].tolist()), models=self.models,
+            scores=cut(self.scores), score_type=self.score_type, dropped=self.dropped,
+            source=self.source, counts=cut(self.counts), sumsq=cut(self.sumsq),
+            clusters=None if self.clusters is None
+            else tuple(np.asarray(self.clusters, dtype=object)[keep].tolist()),
+            runs=self.runs, labels={role: labels.subset(keep)
+                                    for role, labels in self.labels.items()},
+            arrival=None if self.arrival is None else self.arrival.subset(keep))
 
     def describe(self) -> str:
         """One line saying what was read and what was chosen."""

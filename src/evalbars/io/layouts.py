@@ -24,7 +24,8 @@ from .cells import (
 )
 from .columns import ID_NAMES, _auto_item, _auto_score, _distinct, _resolve
 from .table import MAX_LISTED, Table, name_list, short
-from .validate import CHOOSE_MODELS, _check_model_count, _item_clusters
+from .completion_order import order_values
+from .validate import CHOOSE_MODELS, _check_model_count, item_labels
 
 _SAMPLE_HINT = ("pass sample= (--sample COL) if these are several sampled answers per "
                 "question, or run= (evalbars seeds --run COL) if they come from several "
@@ -35,11 +36,14 @@ _MODELS_HINT = f"; or name the model columns ({CHOOSE_MODELS})"
 # --------------------------------------------------------------------------- wide
 
 
-def _wide(table: Table, item: str | None, models: list[str] | None,
-          cluster_col: str | None, sample_col: str | None, run_col: str | None = None) -> _Parts:
-    extra = [c for c in (cluster_col, sample_col, run_col) if c is not None]
+def _wide(table: Table, item: str | None, models: list[str] | None, labels: dict[str, str],
+          sample_col: str | None, run_col: str | None = None,
+          order_col: str | None = None) -> _Parts:
+    """A column per model; ``labels`` maps per-item label roles to their columns."""
+    extra = [c for c in (*labels.values(), sample_col, run_col, order_col) if c is not None]
     item_col = _resolve(table, item, "item") if item is not None else _auto_item(table, extra)
-    roles = {"item": item_col, "cluster": cluster_col, "sample": sample_col, "run": run_col}
+    roles = {"item": item_col, **labels, "sample": sample_col, "run": run_col,
+             "order": order_col}
     _distinct(table, roles)
     _check_model_count(table, models, roles)
     if models is not None:
@@ -57,7 +61,7 @@ def _wide(table: Table, item: str | None, models: list[str] | None,
         model_cols = []
         for name in table.names:
             if name in roles.values() or name.strip().lower() in ID_NAMES:
-                continue  # the item, cluster, sample, run and id-like columns are not models
+                continue  # the item, label, sample, run, order and id-like columns
             parsed = _parse_scores(table, name)
             if parsed.bad.size == 0:
                 model_cols.append(name)
@@ -102,9 +106,9 @@ def _wide(table: Table, item: str | None, models: list[str] | None,
         _check_values(table, name, parsed)
         values.append(parsed.values[order])
     n_models = len(model_cols)
-    clusters = None
-    if cluster_col is not None:
-        clusters = _item_clusters(items, [(table, cluster_col, np.arange(len(ids)), item_of_row)])
+    found = {role: item_labels(role, items, [(table, col, np.arange(len(ids)), item_of_row)])
+             for role, col in labels.items()}
+    arrival = None if order_col is None else order_values(table, order_col, order)
     parts = _Parts(
         layout="wide",
         fmt=table.fmt,
@@ -113,17 +117,16 @@ def _wide(table: Table, item: str | None, models: list[str] | None,
         models=model_cols,
         items=items,
         columns={"item": item_col, "model": None, "score": None, "models": list(model_cols),
-                 "cluster": cluster_col, "sample": sample_col, "run": run_col},
+                 "cluster": labels.get("cluster"), "sample": sample_col, "run": run_col},
         inputs=[table],
         item_of=np.tile(item_of_row[order], n_models),
         model_of=np.repeat(np.arange(n_models), len(order)),
         values=np.concatenate(values),
         rows=np.tile(order, n_models),
         samples=None if samples is None else np.tile(samples, n_models),
-        sample_names=sample_names,
-        clusters=clusters,
-        guessed_models=models is None,
-    )
+        sample_names=sample_names, labels=found, label_cols=dict(labels),
+        guessed_models=models is None, ordered=True, order_col=order_col,
+        arrival=None if arrival is None else np.tile(arrival, n_models))
     if run_col is None:
         return parts
     return _split_runs(parts, np.tile(runs, n_models), run_names, skip_empty=True)
@@ -178,21 +181,24 @@ def _check_unique_ids(
 
 
 def _long(table: Table, item: str | None, model_col: str, score: str | None,
-          models: list[str] | None, cluster_col: str | None, sample_col: str | None,
-          run_col: str | None = None) -> _Parts:
-    extra = [c for c in (cluster_col, sample_col, run_col) if c is not None]
+          models: list[str] | None, labels: dict[str, str], sample_col: str | None,
+          run_col: str | None = None, order_col: str | None = None, *,
+          ordered: bool = True) -> _Parts:
+    """One row per (item, model); ``labels`` maps per-item label roles to their columns;
+    ``ordered``: the rows are in the order results came in (not a harness log's)."""
+    extra = [c for c in (*labels.values(), sample_col, run_col, order_col) if c is not None]
     item_col = _resolve(table, item, "item") if item is not None else None
     taken = [model_col, *extra] + ([item_col] if item_col else [])
     score_col = _resolve(table, score, "score") if score is not None else _auto_score(table, taken)
     if item_col is None:
         item_col = _auto_item(table, exclude=(model_col, score_col, *extra))
     _distinct(table, {"item": item_col, "model": model_col, "score": score_col,
-                      "cluster": cluster_col, "sample": sample_col, "run": run_col})
-    labels = _labels(table, model_col)[0]
+                      **labels, "sample": sample_col, "run": run_col, "order": order_col})
+    names = _labels(table, model_col)[0]
     if models is None:
         _check_labels(table, model_col, "model name")
-    index = {name: code for code, name in enumerate(dict.fromkeys(labels))}  # file order
-    codes = np.fromiter(map(index.__getitem__, labels), np.int64, len(labels))
+    index = {name: code for code, name in enumerate(dict.fromkeys(names))}  # file order
+    codes = np.fromiter(map(index.__getitem__, names), np.int64, len(names))
     present = [m for m in index if m != ""]
     if models is None:
         models = present
@@ -225,9 +231,8 @@ def _long(table: Table, item: str | None, model_col: str, score: str | None,
             _pick(_check_labels(table, sample_col, "sample value", rows), rows))
     parsed = _parse_scores(table, score_col)
     _check_values(table, score_col, parsed, rows)
-    clusters = None
-    if cluster_col is not None:
-        clusters = _item_clusters(items, [(table, cluster_col, rows, item_of_row)])
+    found = {role: item_labels(role, items, [(table, col, rows, item_of_row)])
+             for role, col in labels.items()}
     parts = _Parts(
         layout="long",
         fmt=table.fmt,
@@ -236,17 +241,16 @@ def _long(table: Table, item: str | None, model_col: str, score: str | None,
         models=list(models),
         items=items,
         columns={"item": item_col, "model": model_col, "score": score_col,
-                 "models": list(models), "cluster": cluster_col, "sample": sample_col,
-                 "run": run_col},
+                 "models": list(models), "cluster": labels.get("cluster"),
+                 "sample": sample_col, "run": run_col},
         inputs=[table],
         item_of=item_of_row,
         model_of=model_of_row,
         values=parsed.values[rows],
         rows=rows,
-        samples=samples,
-        sample_names=sample_names,
-        clusters=clusters,
-    )
+        samples=samples, sample_names=sample_names, labels=found, label_cols=dict(labels),
+        ordered=ordered, order_col=order_col,
+        arrival=None if order_col is None else order_values(table, order_col, rows))
     if run_col is None:
         return parts
     run_names, runs = _codes(_pick(_check_labels(table, run_col, "run label", rows), rows))
@@ -276,9 +280,10 @@ def _duplicate_pairs(table: Table, ids: np.ndarray, key: np.ndarray, rows: np.nd
 
 
 def _two_files(first: Table, second: Table, item: str | tuple[str, ...] | None,
-               score: str | None, models: list[str] | None, cluster: str | None,
+               score: str | None, models: list[str] | None, labels: dict[str, str],
                sample: str | None, run: str | None = None) -> _Parts:
-    """One model per file; ``item`` names the id column of both, or one per file."""
+    """One model per file; ``item`` names the id column of both, or one per file;
+    ``labels`` maps per-item label roles to their columns, in one file or both."""
     tables = [first, second]
     one_name = item is not None and (isinstance(item, str) or len(item) == 1)
     if item is None or isinstance(item, str):
@@ -305,7 +310,7 @@ def _two_files(first: Table, second: Table, item: str | tuple[str, ...] | None,
                 f"name the two models with models=['a', 'b'] (--models)"
             )
         names = stems
-    for param, name in (("cluster", cluster), ("sample", sample)):
+    for param, name in (*labels.items(), ("sample", sample)):
         if name is not None and name not in first.names and name not in second.names:
             raise EvalbarsError(
                 f"{param}={name!r}: no such column in {first.label} nor in {second.label}; "
@@ -317,13 +322,13 @@ def _two_files(first: Table, second: Table, item: str | tuple[str, ...] | None,
                 f"run={run!r}: no such column in {table.label}; with two inputs each file "
                 f"needs the run column (one value for a single run); columns: "
                 f"{name_list(table.names)}")
-    item_cols, score_cols, cluster_cols, sample_cols, labels, values = [], [], [], [], [], []
+    item_cols, score_cols, label_cols, sample_cols, id_lists, values = [], [], [], [], [], []
     sample_labels: list[str] = []
     run_labels: list[str] = []
     for table, item in zip(tables, item_names):
-        cluster_col = cluster if cluster in table.names else None
+        mine = {role: col for role, col in labels.items() if col in table.names}
         sample_col = sample if sample in table.names else None
-        extra = [c for c in (cluster_col, sample_col, run) if c is not None]
+        extra = [c for c in (*mine.values(), sample_col, run) if c is not None]
         if one_name and item not in table.names:
             raise EvalbarsError(
                 f"item={item!r}: no such column in {table.label}; columns: "
@@ -334,7 +339,7 @@ def _two_files(first: Table, second: Table, item: str | tuple[str, ...] | None,
             score_col = _resolve(table, score, "score")
         else:
             score_col = _auto_score(table, [item_col, *extra])
-        _distinct(table, {"item": item_col, "score": score_col, "cluster": cluster_col,
+        _distinct(table, {"item": item_col, "score": score_col, **mine,
                           "sample": sample_col, "run": run})
         these = _check_labels(table, item_col, "item id")
         if run is not None:
@@ -351,12 +356,12 @@ def _two_files(first: Table, second: Table, item: str | tuple[str, ...] | None,
         _check_values(table, score_col, parsed)
         item_cols.append(item_col)
         score_cols.append(score_col)
-        cluster_cols.append(cluster_col)
+        label_cols.append(mine)
         sample_cols.append(sample_col)
-        labels.append(these)
+        id_lists.append(these)
         values.append(parsed.values)
-    sizes = [len(these) for these in labels]
-    items, item_of = np.unique(_str_array(labels[0] + labels[1]), return_inverse=True)
+    sizes = [len(these) for these in id_lists]
+    items, item_of = np.unique(_str_array(id_lists[0] + id_lists[1]), return_inverse=True)
     item_of = item_of.reshape(-1)
     per_file = np.split(item_of, [sizes[0]])
     samples = sample_names = None
@@ -364,13 +369,10 @@ def _two_files(first: Table, second: Table, item: str | tuple[str, ...] | None,
         sample_names, codes = _codes(sample_labels)
         samples = np.full(sum(sizes), -1, np.int64)
         samples[np.repeat([col is not None for col in sample_cols], sizes)] = codes
-    clusters = None
-    if cluster is not None:
-        clusters = _item_clusters(items, [
-            (table, col, np.arange(size), mine)
-            for table, col, size, mine in zip(tables, cluster_cols, sizes, per_file)
-            if col is not None
-        ])
+    found = {role: item_labels(role, items, [
+        (table, mine[role], np.arange(size), rows_item)
+        for table, mine, size, rows_item in zip(tables, label_cols, sizes, per_file)
+        if role in mine]) for role in labels}
     fmt = first.fmt if first.fmt == second.fmt else f"{first.fmt}+{second.fmt}"
     parts = _Parts(
         layout="two-files",
@@ -380,7 +382,8 @@ def _two_files(first: Table, second: Table, item: str | tuple[str, ...] | None,
         models=names,
         items=items,
         columns={"item": item_cols, "model": None, "score": score_cols, "models": names,
-                 "cluster": None if cluster is None else cluster_cols,
+                 "cluster": None if "cluster" not in labels
+                 else [mine.get("cluster") for mine in label_cols],
                  "sample": None if sample is None else sample_cols, "run": run},
         inputs=tables,
         item_of=item_of,
@@ -388,9 +391,7 @@ def _two_files(first: Table, second: Table, item: str | tuple[str, ...] | None,
         values=np.concatenate(values),
         rows=np.concatenate([np.arange(size) for size in sizes]),
         samples=samples,
-        sample_names=sample_names,
-        clusters=clusters,
-    )
+        sample_names=sample_names, labels=found, label_cols=dict(labels))
     if run is None:
         return parts
     run_names, runs = _codes(run_labels)

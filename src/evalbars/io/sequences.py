@@ -22,7 +22,7 @@ DEFAULT_NAME = "scores"
 PLACE_NAMES = ("a", "b")
 """The names of two inputs that have no file name (DataFrames, lists), by their place."""
 
-_COLUMNS = ("item", "model", "score", "cluster", "sample", "run")
+_COLUMNS = ("item", "model", "score", "cluster", "sample", "run", "stratum", "split", "order")
 
 
 def is_scores(data: Any) -> bool:

@@ -1,89 +1,40 @@
 """Strata of a benchmark: each item's stratum (subject, task), and weights per stratum.
 
-:func:`read_strata` reads the stratum column (``stratum=``, ``--stratum COL``) of the same
-data, with the same loading options, and gives each loaded item its label: an item in two
-strata, an empty label or a missing column is an error naming it. In harness logs the
-column is a field, as for ``cluster=`` (lm-eval: ``"task"``, so the tasks of a group
-become strata). :func:`check_nested` refuses clusters that cross strata, and
-:func:`read_weights` reads a CSV file of ``stratum,weight`` rows.
+The stratum column (``stratum=``, ``--stratum COL``) is read with the scores
+(:func:`evalbars.io.ingest.load`, an item in two strata or an empty label an error naming
+it); :func:`strata_of` gives each loaded item its label. In harness logs the column is a
+field, as for ``cluster=`` (lm-eval: ``"task"``, so the tasks of a group become strata).
+:func:`check_nested` refuses clusters that cross strata, and :func:`read_weights` reads a
+CSV file of ``stratum,weight`` rows.
 """
 from __future__ import annotations
 
 import csv
-import dataclasses
 import math
 import os
-import re
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from ..core.errors import EvalbarsError
-from .inputs import read_scores
 from .item_scores import ItemScores
 from .table import MAX_LISTED, short
 
-__all__ = ["check_nested", "read_strata", "read_weights", "stratum_given", "weights_option"]
-
-_WORDS = [(re.compile(r"\bclusters\b"), "strata"), (re.compile(r"\bcluster\b"), "stratum")]
+__all__ = ["check_nested", "read_weights", "strata_of", "weights_option"]
 
 
-def _reworded(error: EvalbarsError) -> EvalbarsError:
-    """The loader's message about the cluster column, said of the stratum column.
+def strata_of(scores: ItemScores, stratum: str) -> tuple[str, ...]:
+    """The stratum label of each item of ``scores``, read with them from column ``stratum``.
 
-    >>> str(_reworded(EvalbarsError("item 'q1' is in two clusters (--cluster topic)")))
-    "item 'q1' is in two strata (--stratum topic)"
+    >>> from evalbars.io.ingest import load
+    >>> scores = load("examples/strata_subjects.csv", stratum="subject")
+    >>> strata_of(scores, "subject")[:2], strata_of(scores, "subject")[-1]
+    (('algebra', 'algebra'), 'law')
     """
-    text = str(error)
-    for pattern, word in _WORDS:
-        text = pattern.sub(word, text)
-    return EvalbarsError(text)
-
-
-def read_strata(data: Any, data2: Any, stratum: str, wanted: Sequence[str] | None,
-                load_options: dict, items: Sequence[str]) -> tuple[str, ...]:
-    """The stratum label of each of ``items``, read from column ``stratum`` of the data.
-
-    >>> read_strata("examples/strata_subjects.csv", None, "subject", None, {},
-    ...             ["q001", "q031"])
-    ('algebra', 'biology')
-    """
-    if not isinstance(stratum, str) or not stratum:
-        raise EvalbarsError(f"stratum must name a column of the data; got {stratum!r}")
-    if isinstance(data, ItemScores):
-        raise EvalbarsError(f"stratum={short(stratum)} reads a column of the data, but data "
-                            "is already loaded ItemScores, which keep no stratum column: "
-                            "pass the file or DataFrame itself")
-    options = {**load_options, "cluster": stratum}
-    try:
-        loaded = read_scores(data, data2, wanted, **options)
-    except EvalbarsError as error:
-        raise _reworded(error) from None
-    label = dict(zip(loaded.items, loaded.clusters))
-    missing = [item for item in items if label.get(item) is None]
+    labels = scores.label("stratum", stratum).per_item()
+    missing = [item for item, label in zip(scores.items, labels) if label is None]
     if missing:
         raise EvalbarsError(f"{len(missing)} items have no stratum in column {stratum!r}: "
                             + ", ".join(map(short, missing[:MAX_LISTED])))
-    return tuple(label[item] for item in items)
-
-
-def stratum_given(scores: ItemScores) -> ItemScores:
-    """``scores`` as read for an analysis given a stratum: the read line's advice to name
-    one (:data:`evalbars.io.logs.lmeval.GROUP_HINT`) is left out of its notes.
-
-    >>> from evalbars.io.ingest import load
-    >>> logs = load("tests/data/logs/lm-eval/model_a")
-    >>> "--stratum task" in logs.describe(), "--stratum" in stratum_given(logs).describe()
-    (True, False)
-    """
-    source = scores.source
-    if source["layout"] != "log":  # a table: no advice, and no log reader imported
-        return scores
-    from .logs.lmeval import GROUP_HINT
-
-    if GROUP_HINT not in source["log"]["notes"]:
-        return scores
-    notes = [note for note in source["log"]["notes"] if note != GROUP_HINT]
-    return dataclasses.replace(scores, source={**source, "log": {**source["log"],
-                                                                  "notes": notes}})
+    return labels
 
 
 def check_nested(items: Sequence[str], clusters: Sequence[str] | None,

@@ -1,6 +1,7 @@
 """The checks on the answers: clusters, duplicate answers, missing scores and items, score types.
 
-:func:`_item_clusters` gives each item its one cluster label, rejecting an item given two;
+:func:`item_labels` gives each item its one cluster, stratum or split label, rejecting an
+item given two;
 :func:`_check_duplicate_answers` rejects an (item, model, sample) answer given twice;
 :func:`_check_missing` rejects empty scores and items some model lacks (unless
 ``intersect``); :func:`_check_score_type` applies ``score_type`` to each model's answers,
@@ -16,6 +17,7 @@ from ..core.errors import EvalbarsError
 from .answers import _Parts, _runs
 from .cells import _check_labels, _codes, _pick
 from .columns import ID_NAMES
+from .labels import ROLES
 from .table import MAX_LISTED, Table, name_list, short
 
 CHOOSE_MODELS = "models=[...] in Python"
@@ -57,32 +59,33 @@ def _check_model_count(table: Table, models: list[str] | None,
 # --------------------------------------------------------------------------- clusters, samples
 
 
-def _item_clusters(items: np.ndarray,
-                   sources: list[tuple[Table, str, np.ndarray, np.ndarray]]) -> np.ndarray:
-    """Each item's cluster label (None where no row gives one), as an object array.
+def item_labels(role: str, items: np.ndarray,
+                sources: list[tuple[Table, str, np.ndarray, np.ndarray]]) -> np.ndarray:
+    """Each item's label of ``role`` (a key of :data:`~evalbars.io.labels.ROLES`: cluster,
+    stratum, split), None where no row gives one, as an object array.
 
-    ``sources`` holds (table, cluster column, rows (sorted), item index of each row).
+    ``sources`` holds (table, label column, rows (sorted), item index of each row).
     Raises on an empty label and on an item given two different labels.
     """
     labels: list[str] = []
     for table, column, rows, _ in sources:
-        labels += _pick(_check_labels(table, column, "cluster label", rows), rows)
+        labels += _pick(_check_labels(table, column, f"{ROLES[role].one} label", rows), rows)
     names, codes = _codes(labels)
     item_of = np.concatenate([mine for *_, mine in sources])
-    cluster_of = np.full(len(items), -1, np.int64)
-    cluster_of[item_of] = codes
-    clash = codes != cluster_of[item_of]
+    label_of = np.full(len(items), -1, np.int64)
+    label_of[item_of] = codes
+    clash = codes != label_of[item_of]
     if clash.any():
-        _cluster_clash(items, sources, names, codes, item_of, clash)
+        _label_clash(role, items, sources, names, codes, item_of, clash)
     out = np.full(len(items), None, dtype=object)
-    known = cluster_of >= 0
-    out[known] = np.array(names, dtype=object)[cluster_of[known]]
+    known = label_of >= 0
+    out[known] = np.array(names, dtype=object)[label_of[known]]
     return out
 
 
-def _cluster_clash(items: np.ndarray, sources: list, names: list[str], codes: np.ndarray,
-                   item_of: np.ndarray, clash: np.ndarray) -> None:
-    """Raise naming the first items with two or more cluster labels, the labels and lines."""
+def _label_clash(role: str, items: np.ndarray, sources: list, names: list[str],
+                 codes: np.ndarray, item_of: np.ndarray, clash: np.ndarray) -> None:
+    """Raise naming the first items with two or more labels, the labels and lines."""
     source = np.concatenate([np.full(len(rows), k) for k, (_, _, rows, _) in enumerate(sources)])
     rows = np.concatenate([rows for _, _, rows, _ in sources])
     bad = np.unique(item_of[clash])
@@ -97,10 +100,11 @@ def _cluster_clash(items: np.ndarray, sources: list, names: list[str], codes: np
             places_of.append(f"{short(names[code])} {where}")
         said.append(f"item {short(str(items[i]))} is in {' and in '.join(places_of)}")
     more = f" (and {bad.size - MAX_LISTED} more)" if bad.size > MAX_LISTED else ""
+    one = ROLES[role].one
     raise EvalbarsError(
         f"{bad.size} item{'s are' if bad.size > 1 else ' is'} assigned to more than one "
-        f"cluster (column {sources[0][1]!r}): {'; '.join(said)}{more}; each item belongs to "
-        f"one cluster"
+        f"{one} (column {sources[0][1]!r}): {'; '.join(said)}{more}; each item belongs to "
+        f"one {one}"
     )
 
 

@@ -418,12 +418,12 @@ def test_samples_keep_only_what_is_read(tmp_path):
     # #17 item 16: of each sample only the id, epoch, score values, error message and the
     # cluster's metadata key stay in memory, not transcripts, explanations or metadata.
     from evalbars.io.logs import inspectai
-    log = inspectai._read_log(str(OWN / "epochs_a.json"), None, "topic")
+    log = inspectai._read_log(str(OWN / "epochs_a.json"), None, {"cluster": "topic"})
     first = log.samples[0]
-    assert (first.id, first.epoch, first.scores, first.group, first.error) == \
-        (1, 1, {"match": "C"}, "add", None)
-    assert set(vars(first)) == {"key", "id", "epoch", "scores", "group", "error"}
-    assert inspectai._read_log(str(OWN / "epochs_a.json"), None, None).samples[0].group is None
+    assert (first.id, first.epoch, first.scores, first.groups, first.error) == \
+        (1, 1, {"match": "C"}, {"cluster": "add"}, None)
+    assert set(vars(first)) == {"key", "id", "epoch", "scores", "groups", "error"}
+    assert inspectai._read_log(str(OWN / "epochs_a.json"), None, {}).samples[0].groups == {}
     assert "samples" not in log.spec
 
 

@@ -60,10 +60,10 @@ def score_type(n, n01, nint, wanted: str, guessed: bool) -> str:
     return wanted
 
 
-def one_cluster(low: np.ndarray, high: np.ndarray, labels: list, item_of: np.ndarray,
-                n_items: int) -> np.ndarray:
-    """Each item's cluster label (None where no row gives one), from the least and
-    greatest label codes of its rows."""
+def one_label(low: np.ndarray, high: np.ndarray, labels: list, item_of: np.ndarray,
+              n_items: int) -> np.ndarray:
+    """Each item's label of a per-item role (None where no row gives one), from the least
+    and greatest label codes of its rows; :class:`Flawed` where an item has two."""
     names, rank = _sorted_codes(np.concatenate([low, high]), labels)
     low, high = np.split(rank, 2)
     lo = np.full(n_items, names.size, np.int64)

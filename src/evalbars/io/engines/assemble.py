@@ -12,7 +12,7 @@ items x systems table every analysis reads, aligned by sorted item id.
 >>> source = describe("examples/passk_samples.csv")
 >>> fields = reduce_in_engine(source, open_source(source), item=None, model=None,
 ...                           score=None, models=None, score_type="auto", intersect=False,
-...                           cluster="topic", sample="sample", run=None)
+...                           labels={"cluster": "topic"}, sample="sample", run=None)
 >>> fields["models"], fields["counts"].shape, fields["source"]["engine"]["rows_reduced"]
 (('small', 'large'), (50, 2), 100)
 """
@@ -23,6 +23,7 @@ import numpy as np
 from ...core.errors import EvalbarsError
 from ..answers import _natural
 from ..cells import _str_array
+from ..labels import ROLES, label_fields
 from ..columns import (
     ID_NAMES,
     SCORE_NAMES,
@@ -45,15 +46,15 @@ _WIDE = ("the {engine} engine reads the long layout (one row per item and model:
          "(--model), or read a wide table (one column per model) with engine='memory'")
 
 
-def _roles(table: Table, backend, item, model, score, cluster, sample, run) -> dict:
+def _roles(table: Table, backend, item, model, score, labels, sample, run) -> dict:
     """Resolve the columns as :func:`evalbars.io.layouts._long` does."""
-    cluster_col = _resolve(table, cluster, "cluster") if cluster is not None else None
+    label_cols = {role: _resolve(table, column, role) for role, column in labels.items()}
     sample_col = _resolve(table, sample, "sample") if sample is not None else None
     run_col = _resolve(table, run, "run") if run is not None else None
     model_col = _resolve(table, model, "model") if model is not None else _auto_model(table)
     if model_col is None:
         raise EvalbarsError(_WIDE.format(engine=backend.name, label=table.label))
-    extra = [c for c in (cluster_col, sample_col, run_col) if c is not None]
+    extra = [c for c in (*label_cols.values(), sample_col, run_col) if c is not None]
     item_col = _resolve(table, item, "item") if item is not None else None
     taken = [model_col, *extra] + ([item_col] if item_col else [])
     score_col = _resolve(table, score, "score") if score is not None else \
@@ -61,11 +62,11 @@ def _roles(table: Table, backend, item, model, score, cluster, sample, run) -> d
         _only_numeric(table, backend, taken)
     if item_col is None:
         item_col = _auto_item(table, exclude=(model_col, score_col, *extra))
-    roles = {"item": item_col, "model": model_col, "score": score_col, "cluster": cluster_col,
+    roles = {"item": item_col, "model": model_col, "score": score_col, **label_cols,
              "sample": sample_col, "run": run_col}
     _distinct(table, roles)
-    what = {"item": "item id", "model": "model name", "cluster": "cluster label",
-            "sample": "sample value", "run": "run label"}
+    what = {"item": "item id", "model": "model name", "sample": "sample value",
+            "run": "run label", **{role: f"{ROLES[role].one} label" for role in label_cols}}
     for role, name in roles.items():
         kind = backend.kinds[name] if name is not None else None
         if role != "score" and kind not in (None, "text", "int"):
@@ -125,10 +126,11 @@ def _sorted_codes(codes: np.ndarray, values: list) -> tuple[np.ndarray, np.ndarr
 
 
 def reduce_in_engine(source, backend, *, item, model, score, models, score_type, intersect,
-                     cluster, sample, run) -> dict:
-    """Read, check and reduce ``source`` on ``backend``: the fields of an ItemScores."""
+                     labels, sample, run) -> dict:
+    """Read, check and reduce ``source`` on ``backend``: the fields of an ItemScores
+    (``labels``: the per-item label columns, by role)."""
     table = header(source.label, source.fmt, backend.names)
-    roles = _roles(table, backend, item, model, score, cluster, sample, run)
+    roles = _roles(table, backend, item, model, score, labels, sample, run)
     canon = canonical(roles, backend.kinds, backend.dialect, backend.src,
                       nan_missing=source.fmt == "pandas", nan_text=source.fmt == "duckdb")
     label = f"reading {source.label} with {backend.name}"
@@ -143,9 +145,9 @@ def reduce_in_engine(source, backend, *, item, model, score, models, score_type,
     model_codes, model_values = _labels(reduced, "model")
     item_codes, item_values = _labels(reduced, "item")
     run_codes, run_values = _labels(reduced, "run") if roles["run"] is not None else (None, [])
-    cluster_codes = _cluster_codes(reduced) if roles["cluster"] is not None else None
+    label_codes = {role: ends(reduced, role) for role in labels}
     got = {name: _numbers(reduced.column(name)) for name in reduced.column_names
-           if name not in ("model", "run", "item", "c_lo", "c_hi")}
+           if name not in ("model", "run", "item") and name not in LABEL_ENDS}
     del reduced
     got.setdefault("n_samples", got["n_rows"])
     rows_read = int(got["n_rows"].sum())
@@ -173,8 +175,8 @@ def reduce_in_engine(source, backend, *, item, model, score, models, score_type,
     if not keep.all():  # models= leaves some out
         model_of, item_codes = model_of[keep], item_codes[keep]
         run_codes = None if run_codes is None else run_codes[keep]
-        cluster_codes = None if cluster_codes is None else \
-            (cluster_codes[0][keep], cluster_codes[1][keep], cluster_codes[2])
+        label_codes = {role: (low[keep], high[keep], values)
+                       for role, (low, high, values) in label_codes.items()}
         got = {name: values[keep] for name, values in got.items()}
     if _blank(item_codes, item_values):
         checks.empty_label(ctx, "item", "item id")
@@ -186,8 +188,8 @@ def reduce_in_engine(source, backend, *, item, model, score, models, score_type,
     if odd.get("n_bad"):
         checks.bad_scores(ctx)
     items, item_of = _sorted_codes(item_codes, item_values)
-    clusters = _clusters(ctx, cluster_codes, odd, items, item_of) \
-        if roles["cluster"] is not None else None
+    per_item = {role: _item_labels(ctx, role, codes, odd, items, item_of)
+                for role, codes in label_codes.items()}
     if odd.get("r_empty"):
         checks.empty_label(ctx, "run", "run label")
     systems, system_of = _systems(model_of, models, run_codes, run_values)
@@ -230,13 +232,13 @@ def reduce_in_engine(source, backend, *, item, model, score, models, score_type,
         scores=_read_only(sums / counts), score_type=kind, dropped=dropped,
         source={"layout": "long", "format": fmt,
                 "columns": {**{k: roles[k] for k in ("item", "model", "score")},
-                            "models": list(models),
-                            **{k: roles[k] for k in ("cluster", "sample", "run")}},
+                            "models": list(models), "cluster": roles.get("cluster"),
+                            **{k: roles[k] for k in ("sample", "run")}},
                 "inputs": source.inputs(), "n_items_read": len(items),
                 "engine": {"name": backend.name, "version": backend.version,
                            "rows_read": rows_read, "rows_reduced": int(keep.sum())}},
         counts=_read_only(counts.astype(np.int64)), sumsq=_read_only(sumsq),
-        clusters=None if clusters is None else tuple(clusters[kept].tolist()),
+        **label_fields(per_item, label_cols_of(roles), kept),
         runs=None if roles["run"] is None else tuple(systems))
 
 
@@ -271,23 +273,33 @@ def _numbers(column) -> np.ndarray:
     return column.to_numpy()
 
 
-def _cluster_codes(reduced) -> tuple[np.ndarray, np.ndarray, list]:
-    """The least and greatest cluster label of each reduced row, as codes into one list of
-    the labels."""
+LABEL_ENDS = frozenset(f"{role}_{end}" for role in ROLES for end in ("lo", "hi"))
+"""The reduced table's columns of per-item labels (:func:`evalbars.io.engines.sql.reduction`)."""
+
+
+def label_cols_of(roles: dict) -> dict[str, str]:
+    """The per-item label columns among ``roles``, by role."""
+    return {role: roles[role] for role in ROLES if roles.get(role) is not None}
+
+
+def ends(reduced, role: str) -> tuple[np.ndarray, np.ndarray, list]:
+    """The least and greatest label of ``role`` of each reduced row, as codes into one list
+    of the labels."""
     import pyarrow as pa
 
-    both = pa.chunked_array(reduced.column("c_lo").chunks + reduced.column("c_hi").chunks)
+    both = pa.chunked_array(reduced.column(f"{role}_lo").chunks
+                            + reduced.column(f"{role}_hi").chunks)
     codes, values = _labels(pa.table({"c": both}), "c")
     low, high = np.split(codes, 2)
     return low, high, values
 
 
-def _clusters(ctx, cluster_codes: tuple, odd: dict, items: np.ndarray,
-              item_of: np.ndarray) -> np.ndarray:
-    """Each item's one cluster label; raise on an empty label or an item given two."""
-    if odd.get("c_empty"):
-        checks.empty_label(ctx, "cluster", "cluster label")
-    low, high, values = cluster_codes
+def _item_labels(ctx, role: str, label_codes: tuple, odd: dict, items: np.ndarray,
+                 item_of: np.ndarray) -> np.ndarray:
+    """Each item's one label of ``role``; raise on an empty label or an item given two."""
+    if odd.get(f"{role}_empty"):
+        checks.empty_label(ctx, role, f"{ROLES[role].one} label")
+    low, high, values = label_codes
     names, rank = _sorted_codes(np.concatenate([low, high]), values)
     low, high = np.split(rank, 2)
     lo = np.full(len(items), names.size, np.int64)
@@ -296,7 +308,7 @@ def _clusters(ctx, cluster_codes: tuple, odd: dict, items: np.ndarray,
     np.maximum.at(hi, item_of, high)
     clash = np.flatnonzero(lo != hi)
     if clash.size:
-        checks.cluster_clash(ctx, items[clash].tolist())
+        checks.label_clash(ctx, role, items[clash].tolist())
     return np.array(names.tolist() + [None], dtype=object)[lo]
 
 

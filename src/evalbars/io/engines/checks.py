@@ -15,6 +15,7 @@ import numpy as np
 
 from ...core.errors import EvalbarsError
 from ..cells import bad_scores_error
+from ..labels import ROLES
 from ..table import MAX_LISTED, name_list, short
 from . import places
 from .sql import BAD, EMPTY, canonical
@@ -135,20 +136,21 @@ def duplicates(ctx: Context) -> None:
                         f"one row: {'; '.join(said)}{more}; {fix}")
 
 
-def cluster_clash(ctx: Context, items: list[str]) -> None:
-    """Raise naming the first ``items`` (sorted ids) given two or more cluster labels."""
+def label_clash(ctx: Context, role: str, items: list[str]) -> None:
+    """Raise naming the first ``items`` (sorted ids) given two or more labels of ``role``
+    (cluster, stratum, split)."""
     said = []
     for item in items[:MAX_LISTED]:
         mine = f"{_key(ctx, (item,))} AND {ctx.chosen_sql()}"
-        labels = ctx.query(f"SELECT DISTINCT cluster FROM canon WHERE {mine} ORDER BY cluster")
-        parts = [f"{short(label)} {ctx.at(f'{mine} AND cluster = {ctx.literal(label)}')}"
+        labels = ctx.query(f"SELECT DISTINCT {role} FROM canon WHERE {mine} ORDER BY {role}")
+        parts = [f"{short(label)} {ctx.at(f'{mine} AND {role} = {ctx.literal(label)}')}"
                  for label, in labels]
         said.append(f"item {short(item)} is in {' and in '.join(parts)}")
     more = f" (and {len(items) - MAX_LISTED} more)" if len(items) > MAX_LISTED else ""
-    n = len(items)
+    n, one = len(items), ROLES[role].one
     raise EvalbarsError(
-        f"{n} item{'s are' if n > 1 else ' is'} assigned to more than one cluster (column "
-        f"{ctx.roles['cluster']!r}): {'; '.join(said)}{more}; each item belongs to one cluster")
+        f"{n} item{'s are' if n > 1 else ' is'} assigned to more than one {one} (column "
+        f"{ctx.roles[role]!r}): {'; '.join(said)}{more}; each item belongs to one {one}")
 
 
 def _num(value: float) -> str:

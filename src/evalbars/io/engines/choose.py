@@ -166,7 +166,7 @@ def reduce_with(engine: str, data: Any, data2: Any, spark: Any, memory: Callable
 
             return reduce_wide(source, backend, lambda: _fields(memory()), **{
                 k: options[k] for k in ("item", "score", "models", "score_type", "intersect",
-                                        "cluster", "sample", "run")})
+                                        "labels", "sample", "run")})
         return reduce_in_engine(source, backend, **options)
     except sources.ReadError:
         in_own_words(source)

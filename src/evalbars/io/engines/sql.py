@@ -2,11 +2,11 @@
 
 Both are plain SQL that DuckDB and Spark SQL read alike (:class:`Dialect` holds the few
 spellings that differ). :func:`canonical` maps the user's columns onto the canonical long
-table of answers (item, model, score, cluster, sample, run as strings exactly as written;
+table of answers (item, model, score, per-item labels, sample, run as strings exactly as written;
 the score parsed as :mod:`evalbars.io.cells` parses a cell, with its status: read, empty,
 or not a finite number within 1e100), and :func:`reduction` reduces it per (model, run,
 item) in one pass: rows, answers, sum, sum of squares, and the counts the checks need
-(0/1 and integer answers, empty scores, distinct samples, cluster labels, odd rows).
+(0/1 and integer answers, empty scores, distinct samples, per-item labels, odd rows).
 
 >>> print(score_status('"s"', "text", DUCKDB))  # doctest: +NORMALIZE_WHITESPACE
 CASE WHEN "s" IS NULL OR trim(CAST("s" AS STRING)) = '' THEN 1 WHEN lower(trim(CAST("s" AS
@@ -17,6 +17,8 @@ STRING)) AS DOUBLE)) <= 1e100 THEN 0 ELSE 2 END
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from ..labels import ROLES
 
 NUMBER = "[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?"
 """A score written as a number: what Python's ``float`` reads, less NaN, the infinities,
@@ -83,11 +85,12 @@ def score_value(col: str, kind: str) -> str:
 def canonical(roles: dict[str, str | None], kinds: dict[str, str], dialect: Dialect,
               source: str, nan_missing: bool = False, nan_text: bool = False) -> str:
     """SELECT the canonical long table from the relation ``source``: columns item, model,
-    cluster, sample, run (strings or NULL), st (status), v (score or NULL), raw (the cell
-    as a string), __file and __row (where the row came from)."""
+    the per-item labels (cluster, stratum, split), sample, run (strings or NULL), st
+    (status), v (score or NULL), raw (the cell as a string), __file and __row (where the
+    row came from)."""
     q = dialect.q
     out = []
-    for role in ("item", "model", "cluster", "sample", "run"):
+    for role in ("item", "model", *ROLES, "sample", "run"):
         name = roles.get(role)
         out.append(f"CAST({q(name)} AS STRING) AS {role}" if name else f"NULL AS {role}")
     score = q(roles["score"])
@@ -138,7 +141,8 @@ def flags(roles: dict, dialect: Dialect, exact: bool) -> dict[str, str]:
     """Conditions on a row that need a closer look: a bad score, an empty label, a sample
     value the bit count cannot count."""
     found = {"n_bad": f"st = {BAD}"}
-    for role, name in (("cluster", "c_empty"), ("sample", "s_empty"), ("run", "r_empty")):
+    for role, name in (*((role, f"{role}_empty") for role in ROLES), ("sample", "s_empty"),
+                       ("run", "r_empty")):
         if roles.get(role) is not None:
             found[name] = f"{role} IS NULL OR {role} = ''"
     if roles.get("sample") is not None and not exact:
@@ -151,10 +155,11 @@ def reduction(roles: dict[str, str | None], canon: str, dialect: Dialect = DUCKD
     """SELECT, from the canonical table ``canon``, one row per (model, run, item): model,
     run (with a run column), item; n_rows, n (scored answers), s, ss (their sum and sum of
     squares), n01, nint (0/1 and integer answers), n_empty (empty scores), n_samples
-    (distinct samples, with a sample column; ``exact``: counted by a hash set), c_lo, c_hi
-    (the least and greatest cluster label, with a cluster column) and odd (rows meeting a
-    condition of :func:`diagnosis`). Which model comes first, :func:`first_seen` says."""
-    has = {role: roles.get(role) is not None for role in ("cluster", "sample", "run")}
+    (distinct samples, with a sample column; ``exact``: counted by a hash set), ROLE_lo,
+    ROLE_hi (the least and greatest label of each per-item label role given: cluster_lo,
+    ...) and odd (rows meeting a condition of :func:`diagnosis`). Which model comes
+    first, :func:`first_seen` says."""
+    has = {role: roles.get(role) is not None for role in (*ROLES, "sample", "run")}
     keys = ["model"] + (["run"] if has["run"] else []) + ["item"]
     odd = " OR ".join(f"({c})" for c in flags(roles, dialect, exact).values())
     columns = keys + [
@@ -163,8 +168,9 @@ def reduction(roles: dict[str, str | None], canon: str, dialect: Dialect = DUCKD
         f"{_count('v = round(v, 0)')} AS nint", f"{_count(f'st = {EMPTY}')} AS n_empty"]
     if has["sample"]:
         columns.append(_distinct_samples(dialect, exact))
-    if has["cluster"]:
-        columns += ["min(cluster) AS c_lo", "max(cluster) AS c_hi"]
+    for role in ROLES:
+        if has[role]:
+            columns += [f"min({role}) AS {role}_lo", f"max({role}) AS {role}_hi"]
     columns.append(f"{_count(odd)} AS odd")
     return f"SELECT {', '.join(columns)} FROM {canon} GROUP BY {', '.join(keys)}"
 
@@ -178,7 +184,8 @@ def first_seen(canon: str) -> str:
 def diagnosis(roles: dict[str, str | None], canon: str, where: str, dialect: Dialect,
               exact: bool = False) -> str:
     """SELECT how many rows of ``canon`` meeting ``where`` meet each condition that makes
-    a row odd (see :func:`reduction`): n_bad, c_empty, s_empty, r_empty, s_odd."""
+    a row odd (see :func:`reduction`): n_bad, cluster_empty (and each label role's),
+    s_empty, r_empty, s_odd."""
     conditions = flags(roles, dialect, exact)
     return (f"SELECT {', '.join(f'{_count(c)} AS {name}' for name, c in conditions.items())} "
             f"FROM {canon} WHERE {where}")

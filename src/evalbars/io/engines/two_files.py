@@ -1,7 +1,7 @@
 """Two files, one model each (or each a model's runs), read and reduced by DuckDB.
 
 Each file is reduced on its own, as a long table of one model (an item column, a score
-column named like one, the cluster, sample and run columns where the file has them), and
+column named like one, the per-item label, sample and run columns where the file has them), and
 the two reduced tables are aligned by item id as :func:`evalbars.io.layouts._two_files`
 aligns the files. As for the wide layout (:mod:`~evalbars.io.engines.wide`), the checks
 are counts of the reduction, and on the first sign of a problem (a repeated id, a missing
@@ -18,7 +18,7 @@ one numeric column is left to that reader too.
 >>> pair = [describe(str(folder / name)) for name in ("base.csv", "tuned.csv")]
 >>> fields = reduce_two(pair, [open_source(s) for s in pair], lambda: None, item=None,
 ...                     score=None, models=None, score_type="auto", intersect=False,
-...                     cluster=None, sample=None, run=None)
+...                     labels={}, sample=None, run=None)
 >>> fields["models"], fields["items"], fields["scores"].tolist()
 (('base', 'tuned'), ('q1', 'q2'), [[1.0, 1.0], [0.0, 1.0]])
 """
@@ -32,17 +32,18 @@ import numpy as np
 
 from ...core.errors import EvalbarsError
 from ..columns import SCORE_NAMES, _auto_item, _distinct, _named_once, _resolve
-from .aligned import Flawed, finish, one_cluster, systems
-from .assemble import _cluster_codes, _labels, _numbers, _sorted_codes
+from ..labels import label_fields
+from .aligned import Flawed, finish, one_label, systems
+from .assemble import LABEL_ENDS, _labels, _numbers, _sorted_codes, ends
 from .sources import header
 from .sql import canonical, reduction
 
 
-def _file_roles(table, backend, item, score, cluster, sample, run, one_name) -> dict:
+def _file_roles(table, backend, item, score, labels, sample, run, one_name) -> dict:
     """The columns of one file, resolved as ``_two_files`` resolves them."""
-    cluster_col = cluster if cluster in table.names else None
+    mine = {role: column for role, column in labels.items() if column in table.names}
     sample_col = sample if sample in table.names else None
-    extra = [c for c in (cluster_col, sample_col, run) if c is not None]
+    extra = [c for c in (*mine.values(), sample_col, run) if c is not None]
     if one_name and item not in table.names:
         raise Flawed
     item_col = _resolve(table, item, "item") if item is not None else _auto_item(table, extra)
@@ -50,7 +51,7 @@ def _file_roles(table, backend, item, score, cluster, sample, run, one_name) -> 
         _named_once(table, SCORE_NAMES, [item_col, *extra], "scores", "score")
     if score_col is None:
         raise Flawed  # the only numeric column: the in-memory reader finds it
-    roles = {"item": item_col, "model": None, "score": score_col, "cluster": cluster_col,
+    roles = {"item": item_col, "model": None, "score": score_col, **mine,
              "sample": sample_col, "run": run}
     _distinct(table, roles)
     for role, name in roles.items():
@@ -68,7 +69,7 @@ def _reduce_file(source, backend, roles: dict) -> tuple[dict, Any]:
         f"WITH canon AS ({canon}) {reduction(roles, 'canon', backend.dialect, exact=True)}",
         label=f"reading {source.label} with {backend.name}")
     got = {name: _numbers(reduced.column(name)) for name in reduced.column_names
-           if name not in ("model", "run", "item", "c_lo", "c_hi")}
+           if name not in ("model", "run", "item") and name not in LABEL_ENDS}
     got.setdefault("n_samples", got["n_rows"])
     once = roles["sample"] is None and roles["run"] is None
     if not got["n_rows"].sum() or got["odd"].any() or (got["n_rows"] > got["n_samples"]).any() \
@@ -88,44 +89,45 @@ def _names(sources, models) -> list[str]:
     return stems
 
 
-def _reduce(sources, backends, item, score, models, score_type, intersect, cluster,
+def _reduce(sources, backends, item, score, models, score_type, intersect, labels,
             sample, run) -> dict:
     tables = [header(s.label, s.fmt, b.names) for s, b in zip(sources, backends)]
     one_name = item is not None and (isinstance(item, str) or len(item) == 1)
     items = [item, item] if item is None or isinstance(item, str) else [item[0], item[-1]]
     names = _names(sources, models)
-    for name in (cluster, sample):
+    for name in (*labels.values(), sample):
         if name is not None and all(name not in t.names for t in tables):
             raise Flawed
     if run is not None and any(run not in t.names for t in tables):
         raise Flawed
-    roles = [_file_roles(t, b, i, score, cluster, sample, run, one_name)
+    roles = [_file_roles(t, b, i, score, labels, sample, run, one_name)
              for t, b, i in zip(tables, backends, items)]
     parts = [_reduce_file(s, b, r) for s, b, r in zip(sources, backends, roles)]
     got = {k: np.concatenate([g[k] for g, _ in parts]) for k in ("n_rows", "n", "s", "ss",
                                                                 "n01", "nint", "n_empty")}
-    labels = [_labels(reduced, "item") for _, reduced in parts]
-    offset = len(labels[0][1])
-    if any((codes < 0).any() or "" in values for codes, values in labels):
+    per_file_ids = [_labels(reduced, "item") for _, reduced in parts]
+    offset = len(per_file_ids[0][1])
+    if any((codes < 0).any() or "" in values for codes, values in per_file_ids):
         raise Flawed
-    item_values, item_codes = _merged(labels[0][1] + labels[1][1],
-                                      np.concatenate([labels[0][0], labels[1][0] + offset]))
+    item_values, item_codes = _merged(
+        per_file_ids[0][1] + per_file_ids[1][1],
+        np.concatenate([per_file_ids[0][0], per_file_ids[1][0] + offset]))
     ids, item_of = _sorted_codes(item_codes, item_values)
-    model_of = np.repeat([0, 1], [len(labels[0][0]), len(labels[1][0])])
-    clusters = None
-    if cluster is not None:
+    model_of = np.repeat([0, 1], [len(per_file_ids[0][0]), len(per_file_ids[1][0])])
+    per_item = {}
+    for role in labels:
         low, high, values = [], [], []
         mine = []
         for (_, reduced), r, k in zip(parts, roles, (0, 1)):
-            if r["cluster"] is not None:
-                lo, hi, found = _cluster_codes(reduced)
+            if r.get(role) is not None:
+                lo, hi, found = ends(reduced, role)
                 low.append(lo + len(values))
                 high.append(hi + len(values))
                 values += found
                 mine.append(item_of[model_of == k])
         values, codes = _merged(values, np.concatenate(low + high))
         low, high = np.split(codes, 2)
-        clusters = one_cluster(low, high, values, np.concatenate(mine), len(ids))
+        per_item[role] = one_label(low, high, values, np.concatenate(mine), len(ids))
     run_codes, run_values = None, []
     if run is not None:
         runs = [_labels(reduced, "run") for _, reduced in parts]
@@ -138,15 +140,17 @@ def _reduce(sources, backends, item, score, models, score_type, intersect, clust
     kept = fields.pop("kept")
     rows_reduced = fields.pop("rows_reduced")
     fmts = [s.fmt for s in sources]
-    per_file = {role: [r[role] for r in roles] for role in ("item", "score", "cluster", "sample")}
+    per_file = {role: [r.get(role) for r in roles] for role in ("item", "score", "cluster",
+                                                                "sample")}
     return dict(
         fields, items=tuple(ids[kept].tolist()),
-        clusters=None if clusters is None else tuple(clusters[kept].tolist()),
+        **label_fields(per_item, labels, kept),
         source={"layout": "two-files",
                 "format": fmts[0] if fmts[0] == fmts[1] else "+".join(fmts),
                 "columns": {"item": per_file["item"], "model": None, "score": per_file["score"],
                             "models": names,
-                            "cluster": None if cluster is None else per_file["cluster"],
+                            "cluster": None if "cluster" not in labels
+                            else per_file["cluster"],
                             "sample": None if sample is None else per_file["sample"],
                             "run": run},
                 "inputs": [s.inputs()[0] for s in sources], "n_items_read": len(ids),
@@ -165,12 +169,12 @@ def _merged(values: list, codes: np.ndarray) -> tuple[list, np.ndarray]:
 
 
 def reduce_two(sources, backends, memory: Callable[[], Any], *, item, score, models,
-               score_type, intersect, cluster, sample, run) -> dict:
+               score_type, intersect, labels, sample, run) -> dict:
     """Read, check and reduce two files on their backends: the fields of an ItemScores.
     On any problem, ``memory()`` (the in-memory reader) raises its message; should it find
     none, its fields are the answer."""
     try:
         return _reduce(sources, backends, item, score, None if models is None else
-                       list(models), score_type, intersect, cluster, sample, run)
+                       list(models), score_type, intersect, labels, sample, run)
     except (Flawed, EvalbarsError):
         return memory()

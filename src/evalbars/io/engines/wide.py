@@ -13,7 +13,8 @@ reader, whose message (file, line, ids) is the one raised: the same words by con
 >>> from evalbars.io.engines.sources import describe
 >>> source = describe("examples/cookbook_topics.csv")
 >>> fields = reduce_wide(source, open_source(source), lambda: None, item=None, score=None,
-...                      models=None, score_type="auto", intersect=False, cluster="topic_id",
+...                      models=None, score_type="auto", intersect=False,
+...                      labels={"cluster": "topic_id"},
 ...                      sample=None, run=None)
 >>> fields["models"], fields["counts"].shape, fields["source"]["layout"]
 (('system_a', 'system_b'), (200, 2), 'wide')
@@ -28,8 +29,9 @@ import numpy as np
 from ...core.errors import EvalbarsError
 from ..columns import ID_NAMES, _auto_item, _distinct, _resolve
 from ..validate import _check_model_count
-from .aligned import Flawed, finish, one_cluster, systems
-from .assemble import _cluster_codes, _labels, _numbers, _sorted_codes
+from ..labels import ROLES, label_fields
+from .aligned import Flawed, finish, one_label, systems
+from .assemble import LABEL_ENDS, _labels, _numbers, _sorted_codes, ends, label_cols_of
 from .sources import header
 from .sql import BAD, EMPTY, reduction, score_status, score_value
 
@@ -66,7 +68,7 @@ def _canonical(roles: dict, columns: list[str], kinds: dict, dialect, src: str) 
     """The canonical long table: one row per score cell of each model column."""
     q = dialect.q
     keys = []
-    for role in ("item", "cluster", "sample", "run"):
+    for role in ("item", *ROLES, "sample", "run"):
         name = roles.get(role)
         keys.append(f"CAST({q(name)} AS STRING) AS {role}" if name else f"NULL AS {role}")
     parts = []
@@ -79,23 +81,23 @@ def _canonical(roles: dict, columns: list[str], kinds: dict, dialect, src: str) 
     return " UNION ALL ".join(parts)
 
 
-def _roles(table, item, models, cluster, sample, run) -> dict:
+def _roles(table, item, models, labels, sample, run) -> dict:
     """Resolve the columns as :func:`evalbars.io.ingest.load` and ``_wide`` do."""
-    cluster_col = _resolve(table, cluster, "cluster") if cluster is not None else None
+    label_cols = {role: _resolve(table, column, role) for role, column in labels.items()}
     sample_col = _resolve(table, sample, "sample") if sample is not None else None
     run_col = _resolve(table, run, "run") if run is not None else None
-    extra = [c for c in (cluster_col, sample_col, run_col) if c is not None]
+    extra = [c for c in (*label_cols.values(), sample_col, run_col) if c is not None]
     item_col = _resolve(table, item, "item") if item is not None else _auto_item(table, extra)
-    roles = {"item": item_col, "cluster": cluster_col, "sample": sample_col, "run": run_col}
+    roles = {"item": item_col, **label_cols, "sample": sample_col, "run": run_col}
     _distinct(table, roles)
     _check_model_count(table, models, roles)
     return roles
 
 
-def _reduce(source, backend, item, models, score_type, intersect, cluster, sample,
+def _reduce(source, backend, item, models, score_type, intersect, labels, sample,
             run) -> dict:
     table = header(source.label, source.fmt, backend.names)
-    roles = _roles(table, item, models, cluster, sample, run)
+    roles = _roles(table, item, models, labels, sample, run)
     for name in roles.values():
         if name is not None and backend.kinds[name] not in ("text", "int"):
             raise Flawed
@@ -108,9 +110,9 @@ def _reduce(source, backend, item, models, score_type, intersect, cluster, sampl
     model_codes, model_values = _labels(reduced, "model")
     item_codes, item_values = _labels(reduced, "item")
     run_codes, run_values = _labels(reduced, "run") if roles["run"] else (None, [])
-    cluster_codes = _cluster_codes(reduced) if roles["cluster"] else None
+    label_codes = {role: ends(reduced, role) for role in labels}
     got = {name: _numbers(reduced.column(name)) for name in reduced.column_names
-           if name not in ("model", "run", "item", "c_lo", "c_hi")}
+           if name not in ("model", "run", "item") and name not in LABEL_ENDS}
     del reduced
     got.setdefault("n_samples", got["n_rows"])
     if not got["n_rows"].sum() or got["odd"].any() or (item_codes < 0).any() \
@@ -120,7 +122,8 @@ def _reduce(source, backend, item, models, score_type, intersect, cluster, sampl
     index = {m: j for j, m in enumerate(columns)}
     model_of = np.array([index[v] for v in model_values], np.int64)[model_codes]
     items, item_of = _sorted_codes(item_codes, item_values)
-    clusters = None if cluster_codes is None else one_cluster(*cluster_codes, item_of, len(items))
+    per_item = {role: one_label(*codes, item_of, len(items))
+                for role, codes in label_codes.items()}
     found, system_of = systems(columns, model_of, run_codes, run_values, got["n"] > 0)
     fields = finish(got, item_of, system_of, len(items), found, score_type, intersect,
                     models is None)
@@ -128,11 +131,11 @@ def _reduce(source, backend, item, models, score_type, intersect, cluster, sampl
     rows_reduced = fields.pop("rows_reduced")
     return dict(
         fields, items=tuple(items[kept].tolist()),
-        clusters=None if clusters is None else tuple(clusters[kept].tolist()),
+        **label_fields(per_item, label_cols_of(roles), kept),
         source={"layout": "wide", "format": source.fmt,
                 "columns": {"item": roles["item"], "model": None, "score": None,
-                            "models": list(columns),
-                            **{k: roles[k] for k in ("cluster", "sample", "run")}},
+                            "models": list(columns), "cluster": roles.get("cluster"),
+                            **{k: roles[k] for k in ("sample", "run")}},
                 "inputs": source.inputs(), "n_items_read": len(items),
                 "engine": {"name": backend.name, "version": backend.version,
                            "rows_read": int(got["n_rows"].sum()) // len(columns),
@@ -140,7 +143,7 @@ def _reduce(source, backend, item, models, score_type, intersect, cluster, sampl
 
 
 def reduce_wide(source, backend, memory: Callable[[], Any], *, item, score, models,
-                score_type, intersect, cluster, sample, run) -> dict:
+                score_type, intersect, labels, sample, run) -> dict:
     """Read, check and reduce the wide table ``source`` on ``backend``: the fields of an
     ItemScores. On any problem, ``memory()`` (the in-memory reader) raises its message;
     should it find none, its fields are the answer."""
@@ -148,6 +151,6 @@ def reduce_wide(source, backend, memory: Callable[[], Any], *, item, score, mode
         if score is not None:  # the long layout's option: the in-memory reader says so
             raise Flawed
         return _reduce(source, backend, item, None if models is None else list(models),
-                       score_type, intersect, cluster, sample, run)
+                       score_type, intersect, labels, sample, run)
     except (Flawed, EvalbarsError):
         return memory()

@@ -1,6 +1,7 @@
 """Read the logs that eval harnesses already write, as the canonical long table.
 
-One module per format maps its log onto rows of (item, model, score, cluster, sample),
+One module per format maps its log onto rows of (item, model, score, per-item labels such
+as the cluster, sample),
 each row placed in the files it came from (:class:`~evalbars.io.logs._answers.Answers`);
 :func:`evalbars.io.ingest.load` then validates, reduces and aligns them exactly as it does a
 CSV file. :func:`detect` tells the format from the path and the first bytes of a file;
@@ -71,8 +72,8 @@ def read(fmt: str, paths: list[str], options: Options) -> Answers:
     --------
     >>> from evalbars.io import logs
     >>> answers = logs.read("inspect", ["tests/data/logs/inspect/epochs_a.json"],
-    ...                     logs.Options(cluster="metadata.topic"))
-    >>> answers.clusters[:3], answers.unscored
+    ...                     logs.Options(labels={"cluster": "metadata.topic"}))
+    >>> answers.labels["cluster"][:3], answers.unscored
     (['add', 'add', 'add'], {'openai/model-a': ['4', '5']})
     >>> logs.read("csv", ["examples/lesson_pair.csv"], logs.Options())
     Traceback (most recent call last):

@@ -1,7 +1,7 @@
 """The canonical long table a harness log is mapped to, and where each of its rows came from.
 
 Every format reader fills one :class:`Answers`: one row per scored answer (item, model,
-score and, where the format has them, cluster and sample), each with its place in the
+score and, where the format has them, per-item labels and samples), each with its place in the
 files read (a line, a zip entry, an array index, a query). Answers that carry no score
 (null, NaN, a missing scorer, an errored sample) are not rows: they are counted per model
 with their ids in :attr:`Answers.unscored`, and the report says so. :meth:`Answers.table`
@@ -14,12 +14,13 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from ...core.errors import EvalbarsError
 from ..cells import plain_number_text
+from ..labels import ROLES
 from ..table import MAX_LISTED, Column, Table, name_list
 
 LINE = ("line", "lines")
@@ -33,7 +34,9 @@ class Options:
     metric: str | None = None
     eval_split: str | None = None
     scorer: str | None = None
-    cluster: str | None = None
+    labels: Mapping[str, str] = field(default_factory=dict)
+    """The per-item labels to read, by role (cluster, stratum, split): each a field of
+    the log as the format names it (``"task"``, ``"doc.KEY"``, ``"metadata.KEY"``)."""
     qrels: str | None = None
 
 
@@ -41,8 +44,8 @@ def reject(fmt: str, options: Options, allowed: Sequence[str], clusters: bool = 
     """Raise when an option that ``fmt`` does not read was given.
 
     ``allowed`` names the options of :class:`Options` it reads besides ``metric`` (every
-    format reads one, and refuses a metric its logs lack) and ``cluster``; ``clusters``
-    says whether it reads ``cluster`` (each format parses its own).
+    format reads one, and refuses a metric its logs lack) and the per-item ``labels``;
+    ``clusters`` says whether it reads labels (each format parses its own).
     """
     for name in _APPLIES:
         if getattr(options, name) is not None and name not in allowed:
@@ -50,9 +53,9 @@ def reject(fmt: str, options: Options, allowed: Sequence[str], clusters: bool = 
                 f"{name}= (--{name.replace('_', '-')}) does not apply to {fmt} logs; it "
                 f"applies to "
                 f"{_APPLIES[name]}")
-    if options.cluster is not None and not clusters:
+    for role, spec in options.labels.items() if not clusters else ():
         raise EvalbarsError(
-            f"cluster={options.cluster!r}: {fmt} logs carry no cluster label evalbars can read")
+            f"{role}={spec!r}: {fmt} logs carry no {ROLES[role].one} label evalbars can read")
 
 
 _APPLIES = {
@@ -226,8 +229,10 @@ class Answers:
         The paths the user gave (files or folders), for messages and the report.
     item_name, score_name : str
         What the item ids and the scores are (``"task/filter/doc_id"``, ``"exact_match"``).
-    cluster_name, sample_name : str or None
-        What the cluster labels and sample values are; None when there are none.
+    label_names : dict of str to str
+        The per-item labels read, by role (cluster, stratum, split): what each is.
+    sample_name : str or None
+        What the sample values are; None when there are none.
 
     Examples
     --------
@@ -244,7 +249,7 @@ class Answers:
     paths: list[str]
     item_name: str
     score_name: str
-    cluster_name: str | None = None
+    label_names: Mapping[str, str] = field(default_factory=dict)
     sample_name: str | None = None
     files: list[str] = field(default_factory=list)
     units: list[tuple[str, str]] = field(default_factory=list)
@@ -253,7 +258,7 @@ class Answers:
     scores: list[float] = field(default_factory=list)
     file_of: list[int] = field(default_factory=list)
     keys: list[Any] = field(default_factory=list)
-    clusters: list[str] = field(default_factory=list)
+    labels: dict[str, list[str]] = field(default_factory=dict)
     samples: list[str] = field(default_factory=list)
     unscored: dict[str, list[str]] = field(default_factory=dict)
     reading: str = ""
@@ -270,15 +275,15 @@ class Answers:
         return len(self.files) - 1
 
     def add(self, item: str, model: str, score: float, file: int, key: Any,
-            cluster: str | None = None, sample: str | None = None) -> None:
+            labels: Mapping[str, str] | None = None, sample: str | None = None) -> None:
         """One scored answer, at ``key`` (a line number, entry name, ...) of file ``file``."""
         self.items.append(item)
         self.models.append(model)
         self.scores.append(score)
         self.file_of.append(file)
         self.keys.append(key)
-        if self.cluster_name is not None:
-            self.clusters.append(cluster)
+        for role in self.label_names:
+            self.labels.setdefault(role, []).append(labels[role])
         if self.sample_name is not None:
             self.samples.append(sample)
 
@@ -309,11 +314,16 @@ class Answers:
         Roles whose names would clash are named by the role itself.
         """
         names = {"item": self.item_name, "model": "model", "score": self.score_name,
-                 "cluster": self.cluster_name, "sample": self.sample_name}
+                 **self.label_names, "sample": self.sample_name}
         given = [n for n in names.values() if n is not None]
         if len(set(given)) < len(given):
             names = {role: (None if name is None else role) for role, name in names.items()}
         return names
+
+    def label_columns(self) -> dict[str, str]:
+        """The table's per-item label columns, by role."""
+        names = self.names()
+        return {role: names[role] for role in self.label_names}
 
     def table(self) -> Table:
         """The rows as a :class:`~evalbars.io.table.Table` placed by file and key."""
@@ -324,8 +334,8 @@ class Answers:
         columns = {names["item"]: Column("text", self.items),
                    names["model"]: Column("text", self.models),
                    names["score"]: Column("float", np.asarray(self.scores, dtype=np.float64))}
-        if names["cluster"] is not None:
-            columns[names["cluster"]] = Column("text", self.clusters)
+        for role in self.label_names:
+            columns[names[role]] = Column("text", self.labels[role])
         if names["sample"] is not None:
             columns[names["sample"]] = Column("text", self.samples)
         return _LogTable(self, columns)

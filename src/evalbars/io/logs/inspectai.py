@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from ...core.errors import EvalbarsError
+from ..labels import ROLES
 from ..table import name_list, short
 from . import _json
 from ._answers import Answers, Options, Run, field_path, label, name_runs, number, reject, text
@@ -67,7 +68,7 @@ class _Sample:
     id: Any
     epoch: Any
     scores: dict | None  # scorer -> its value, no explanation or metadata
-    group: Any  # the value of the cluster's metadata key, or None
+    groups: dict  # role -> the value of its metadata key (None: absent)
     error: str | None  # the first line of the error message
 
 
@@ -89,14 +90,14 @@ def read(paths: list[str], options: Options) -> Answers:
     (['1', '1', '2', '2'], ['1', '2', '1', '2'], [1.0, 1.0, 0.0, 1.0])
     """
     reject(FORMAT, options, ("scorer",), clusters=True)
-    cluster = None
-    if options.cluster is not None:
+    keys = {}
+    for role, spec in options.labels.items():
         try:
-            cluster = field_path(options.cluster, ("metadata",))[1]
+            keys[role] = field_path(spec, ("metadata",))[1]
         except ValueError:
-            raise EvalbarsError(f"cluster={options.cluster!r}: inspect samples are clustered "
+            raise EvalbarsError(f"{role}={spec!r}: inspect samples are {ROLES[role].grouped} "
                                 f"by a field of their metadata, 'metadata.KEY'") from None
-    found = [(_read_log(path, doc, cluster), alone) for given in paths
+    found = [(_read_log(path, doc, keys), alone) for given in paths
              for path, doc, alone in _log_files(given)]
     logs = [log for log, alone in found if log.samples or alone]
     skipped = [log.path for log, alone in found if not (log.samples or alone)]
@@ -116,7 +117,7 @@ def read(paths: list[str], options: Options) -> Answers:
     scorer = _scorer(logs, options.scorer)
     names = name_runs([Run(text(log.spec["eval"].get("model")), _labels(log)) for log in logs])
     answers = Answers(FORMAT, list(paths), item_name="sample id", score_name=scorer,
-                      cluster_name=options.cluster, sample_name="epoch")
+                      label_names=options.labels, sample_name="epoch")
     for log, name in zip(logs, names):
         if not any(isinstance(s.scores, dict) and scorer in s.scores for s in log.samples):
             _no_score(log)
@@ -125,7 +126,7 @@ def read(paths: list[str], options: Options) -> Answers:
                 f"run with --no-score? score it with 'inspect score')")
         index = answers.file(log.path, _ENTRY if log.path.endswith(".eval") else _ELEMENT)
         for sample in log.samples:
-            _add(answers, index, log.path, name, sample, scorer, options.metric, cluster)
+            _add(answers, index, log.path, name, sample, scorer, options.metric, keys)
     _describe(answers, logs, scorer, options)
     if skipped:
         answers.notes.append(f"{len(skipped)} inspect log{'s' if len(skipped) > 1 else ''} "
@@ -170,18 +171,19 @@ def _log_files(path: str) -> Iterator[tuple[str, Any, bool]]:
         raise EvalbarsError(f"found no inspect logs (.eval or .json) under {path!r}")
 
 
-def _read_log(path: str, doc: Any, cluster: str | None) -> _Log:
-    """The log's header and its samples, each reduced to what is read."""
+def _read_log(path: str, doc: Any, keys: dict[str, str]) -> _Log:
+    """The log's header and its samples, each reduced to what is read (``keys``: the
+    metadata key of each per-item label, by role)."""
     if path.endswith(".eval"):
-        return _read_eval(path, cluster)
+        return _read_eval(path, keys)
     spec, samples = _json.records(path, "samples", doc)
     if not is_log(spec):
         raise EvalbarsError(f"{path!r} is not an inspect log (no 'eval' spec with a task "
                             f"and a model)")
-    return _Log(path, spec, [_sample(s, f"samples[{k}]", path, cluster) for k, s in samples])
+    return _Log(path, spec, [_sample(s, f"samples[{k}]", path, keys) for k, s in samples])
 
 
-def _read_eval(path: str, cluster: str | None) -> _Log:
+def _read_eval(path: str, keys: dict[str, str]) -> _Log:
     with Archive(path) as archive:
         names = archive.names()
         head = "header.json" if "header.json" in names else "_journal/start.json"
@@ -193,7 +195,7 @@ def _read_eval(path: str, cluster: str | None) -> _Log:
             raise EvalbarsError(f"{head} of {path!r} holds no eval spec with a task and a "
                                 f"model")
         entries = [n for n in names if n.startswith("samples/") and n.endswith(".json")]
-        samples = [_sample(_parse(archive.read(n), n, path), repr(n), path, cluster)
+        samples = [_sample(_parse(archive.read(n), n, path), repr(n), path, keys)
                    for n in entries]
     return _Log(path, spec, samples)
 
@@ -205,7 +207,7 @@ def _parse(raw: bytes, entry: str, path: str) -> Any:
         raise EvalbarsError(f"entry {entry!r} of {path!r} is not valid JSON ({exc})") from None
 
 
-def _sample(obj: Any, key: str, path: str, cluster: str | None) -> _Sample:
+def _sample(obj: Any, key: str, path: str, keys: dict[str, str]) -> _Sample:
     """The parts of a parsed sample that are read (the rest, transcripts included, is
     dropped at once)."""
     if not isinstance(obj, dict) or "id" not in obj:
@@ -215,9 +217,10 @@ def _sample(obj: Any, key: str, path: str, cluster: str | None) -> _Sample:
         scores = {name: entry.get("value") if isinstance(entry, dict) else None
                   for name, entry in scores.items()}
     meta = obj.get("metadata")
-    group = meta.get(cluster) if cluster is not None and isinstance(meta, dict) else None
+    groups = {role: meta.get(name) if isinstance(meta, dict) else None
+              for role, name in keys.items()}
     return _Sample(key, obj["id"], obj.get("epoch", 1),
-                   scores if isinstance(scores, dict) else None, group, _error(obj.get("error")))
+                   scores if isinstance(scores, dict) else None, groups, _error(obj.get("error")))
 
 
 def _error(error: Any) -> str | None:
@@ -264,7 +267,7 @@ def _scorer(logs: list[_Log], wanted: str | None) -> str:
 
 
 def _add(answers: Answers, index: int, path: str, model: str, sample: _Sample, scorer: str,
-         metric: str | None, cluster: str | None) -> None:
+         metric: str | None, keys: dict[str, str]) -> None:
     item = label(sample.id)
     if item is None:
         raise EvalbarsError(f"sample id {short(sample.id)} at {sample.key} of {path!r} is not "
@@ -279,13 +282,13 @@ def _add(answers: Answers, index: int, path: str, model: str, sample: _Sample, s
     if score is None:
         answers.skip(model, item)
         return
-    group = None
-    if cluster is not None:
-        group = label(sample.group)
-        if group is None:
-            raise EvalbarsError(f"cluster='metadata.{cluster}': the sample at {sample.key} of "
-                                f"{path!r} has no string or integer metadata {cluster!r}")
-    answers.add(item, model, score, index, sample.key, cluster=group, sample=epoch)
+    labels = {}
+    for role, name in keys.items():
+        labels[role] = label(sample.groups[role])
+        if labels[role] is None:
+            raise EvalbarsError(f"{role}='metadata.{name}': the sample at {sample.key} of "
+                                f"{path!r} has no string or integer metadata {name!r}")
+    answers.add(item, model, score, index, sample.key, labels=labels, sample=epoch)
 
 
 def _value(value: Any, metric: str | None, scorer: str, where: str) -> float | None:

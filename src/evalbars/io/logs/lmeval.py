@@ -36,6 +36,7 @@ import os
 from typing import Any
 
 from ...core.errors import EvalbarsError
+from ..labels import ROLES
 from ..table import name_list
 from . import _json
 from ._answers import Answers, Options, Run, field_path, name_runs, reject
@@ -47,8 +48,8 @@ FORMAT = "lm-eval"
 
 GROUP_HINT = ("--stratum task weighs them as strata (--weights macro: the group's macro "
               "average, docs/strata.md), --cluster task treats them as clusters")
-"""The read line's advice on a grouped benchmark's subtasks, a note of its own: an
-analysis given a stratum leaves it out (:func:`evalbars.io.strata.stratum_given`)."""
+"""The read line's advice on a grouped benchmark's subtasks, a note of its own, left out
+when the logs are read with a stratum (or clusters)."""
 
 
 def read(paths: list[str], options: Options) -> Answers:
@@ -72,7 +73,7 @@ def read_runs(fmt: str, paths: list[str], runs: list[LogRun], notes: list[str],
               options: Options, lmms: bool = False) -> Answers:
     """The answers of runs found by a layout module (lm-eval's, or lmms-eval's)."""
     reject(fmt, options, (), clusters=True)
-    cluster = _cluster_spec(options.cluster)
+    labels = {role: _label_spec(role, spec) for role, spec in options.labels.items()}
     metric, wanted_filter = _metric_spec(options.metric)
     for run in runs:
         if run.results and run.doc is None:
@@ -80,9 +81,9 @@ def read_runs(fmt: str, paths: list[str], runs: list[LogRun], notes: list[str],
     names = name_runs([Run(model_of(run), (run.date or "", os.path.basename(run.folder)))
                        for run in runs])
     answers = Answers(fmt, list(paths), item_name="task/filter/doc_id", score_name="",
-                      cluster_name=options.cluster)
+                      label_names=options.labels)
     answers.notes += notes
-    state = State(metric, wanted_filter, cluster, lmms=lmms)
+    state = State(metric, wanted_filter, labels, lmms=lmms)
     for run, name in zip(runs, names):
         if run.results:
             answers.file(run.results)
@@ -107,17 +108,16 @@ def _listed(doc: Any, task: str) -> list[str]:
 # --------------------------------------------------------------------------- options
 
 
-def _cluster_spec(spec: str | None) -> tuple[str, str] | None:
-    if spec is None:
-        return None
+def _label_spec(role: str, spec: str) -> tuple[str, str]:
+    """A per-item label's field: ``("task", "")`` or ``("doc", KEY)``."""
     if spec == "task":
         return ("task", "")
     try:
         return field_path(spec, ("doc",))
     except ValueError:
         raise EvalbarsError(
-            f"cluster={spec!r}: lm-eval logs are clustered by 'task' (the subtask of a "
-            f"grouped benchmark) or by a field of the question, 'doc.KEY'") from None
+            f"{role}={spec!r}: lm-eval logs are {ROLES[role].grouped} by 'task' (the subtask "
+            f"of a grouped benchmark) or by a field of the question, 'doc.KEY'") from None
 
 
 def _metric_spec(spec: str | None) -> tuple[str | None, str | None]:
@@ -166,10 +166,12 @@ def _describe(answers: Answers, state: State, runs: list[LogRun], names: list[st
     groups = _groups([run.doc for run in runs], state.tasks)
     if groups:
         answers.settings["groups"] = groups
-        if options.cluster is None:
-            answers.notes += [f"grouped benchmark {name_list(groups)}: its subtasks are fixed "
-                              "strata, not sampled clusters, so they are not clustered",
-                              GROUP_HINT]
+        if "cluster" not in options.labels:
+            answers.notes.append(f"grouped benchmark {name_list(groups)}: its subtasks are "
+                                 "fixed strata, not sampled clusters, so they are not "
+                                 "clustered")
+            if "stratum" not in options.labels:
+                answers.notes.append(GROUP_HINT)
 
 
 def _partial(run: LogRun, name: str, state: State, harness: str) -> list[str]:

@@ -34,7 +34,7 @@ class State:
 
     metric: str | None
     wanted_filter: str | None
-    cluster: tuple[str, str] | None
+    labels: dict[str, tuple[str, str]]  # role -> ("task", "") or ("doc", KEY)
     lmms: bool = False  # lmms-eval: a question without the metric is in another metric
     chosen: bool = False  # the metric was given, not the default
     filters: dict[str, tuple[str, list[str]]] = field(default_factory=dict)  # task: kept, seen
@@ -111,8 +111,9 @@ def read_task(answers: Answers, state: State, model: str, task: str, path: str,
         if score is None:
             answers.skip(model, item)
             continue
-        cluster = None if state.cluster is None else _cluster(state, task, record, path, key)
-        answers.add(item, model, score, file, key, cluster=cluster)
+        labels = {role: _label(role, spec, task, record, state.where(path, key))
+                  for role, spec in state.labels.items()}
+        answers.add(item, model, score, file, key, labels=labels)
     if not seen:
         raise EvalbarsError(f"{path!r} holds no per-question records")
     if kept is None:
@@ -218,13 +219,14 @@ def _check_hash(state: State, item: str, doc_hash: str, path: str, key: int) -> 
             f"version?), so they cannot be paired")
 
 
-def _cluster(state: State, task: str, record: dict, path: str, key: int) -> str:
-    kind, name = state.cluster
+def _label(role: str, spec: tuple[str, str], task: str, record: dict, where: str) -> str:
+    """The question's label of ``role``: its task, or a field of its doc."""
+    kind, name = spec
     if kind == "task":
         return task
     doc = record.get("doc")
     value = label(doc.get(name)) if isinstance(doc, dict) else None
     if value is None:
-        raise EvalbarsError(f"cluster='doc.{name}': the question at {state.where(path, key)} has "
-                            f"no string or integer field {name!r}")
+        raise EvalbarsError(f"{role}='doc.{name}': the question at {where} has no string or "
+                            f"integer field {name!r}")
     return value

@@ -29,6 +29,7 @@ import os
 from typing import Any
 
 from ...core.errors import EvalbarsError
+from ..labels import ROLES
 from ..table import short
 from . import _json
 from ._answers import Answers, Options, Run, field_path, label, name_runs, number, reject, text
@@ -62,12 +63,12 @@ def read(paths: list[str], options: Options) -> Answers:
     (['0', '1', '2'], ['mini', 'mini', 'mini'], [0.0, 1.0, 1.0])
     """
     reject(FORMAT, options, (), clusters=True)
-    cluster = None
-    if options.cluster is not None:
+    fields = {}
+    for role, spec in options.labels.items():
         try:
-            cluster = field_path(options.cluster, ("vars", "metadata"))
+            fields[role] = field_path(spec, ("vars", "metadata"))
         except ValueError:
-            raise EvalbarsError(f"cluster={options.cluster!r}: promptfoo tests are clustered "
+            raise EvalbarsError(f"{role}={spec!r}: promptfoo tests are {ROLES[role].grouped} "
                                 f"by a test variable, 'vars.KEY', or 'metadata.KEY'") from None
     metric = options.metric or "success"
     files = [(path, _read_file(path)) for path in paths]
@@ -76,7 +77,7 @@ def read(paths: list[str], options: Options) -> Answers:
     names = name_runs([Run(provider, (_stem(path), str(col))) for path, col, provider in columns])
     model_of = {(path, col): name for (path, col, _), name in zip(columns, names)}
     answers = Answers(FORMAT, list(paths), item_name="testIdx", score_name=metric,
-                      cluster_name=options.cluster, sample_name="repeat")
+                      label_names=options.labels, sample_name="repeat")
     repeated: set[str] = set()
     cases: dict[str, tuple[str, str]] = {}  # item -> (its vars and assert, the file)
     for path, entries in files:
@@ -96,8 +97,9 @@ def read(paths: list[str], options: Options) -> Answers:
             if score is None:
                 answers.skip(model, item)
                 continue
-            group = None if cluster is None else _cluster(entry, cluster, where, path)
-            answers.add(item, model, score, index, where, cluster=group, sample=str(seen))
+            labels = {role: _label(role, entry, spec, where, path)
+                      for role, spec in fields.items()}
+            answers.add(item, model, score, index, where, labels=labels, sample=str(seen))
     how = "pass 1, fail 0" if metric == "success" else "chosen"
     answers.reading = f"score {metric!r} ({how}; errored entries unscored)"
     answers.settings = {"metric": metric}
@@ -196,12 +198,13 @@ def _score(entry: dict, metric: str, where: str, path: str) -> float | None:
                             f"number") from None
 
 
-def _cluster(entry: dict, cluster: tuple[str, str], where: str, path: str) -> str:
-    kind, key = cluster
+def _label(role: str, entry: dict, spec: tuple[str, str], where: str, path: str) -> str:
+    """The test's label of ``role``: a test variable or a metadata field."""
+    kind, key = spec
     case = entry.get("testCase") if isinstance(entry.get("testCase"), dict) else {}
     holder = case.get(kind, entry.get(kind) if kind == "vars" else None)
     value = label(holder.get(key)) if isinstance(holder, dict) else None
     if value is None:
-        raise EvalbarsError(f"cluster='{kind}.{key}': the test at {where} of {path!r} has no "
+        raise EvalbarsError(f"{role}='{kind}.{key}': the test at {where} of {path!r} has no "
                             f"string or integer {kind} {key!r}")
     return value
