@@ -501,8 +501,8 @@ def test_error_too_many_model_columns_before_any_cell_is_parsed(tmp_path, monkey
     def no_parsing(*args, **kwargs):
         raise AssertionError("a cell was parsed")
 
-    monkeypatch.setattr(layouts, "_parse_scores", no_parsing)
-    monkeypatch.setattr(cells, "_parse_scores", no_parsing)
+    monkeypatch.setattr(layouts, "parse_scores", no_parsing)
+    monkeypatch.setattr(cells, "parse_scores", no_parsing)
     message = error(path, item="qid", cluster="cluster")
     assert "w.csv' has 4 columns that could hold models, more than 3" in message
     assert "MAX_MODEL_COLUMNS" in message and "models=[...]" in message

@@ -368,7 +368,7 @@ def test_swapping_a_and_b_flips_the_sign(topics):
     np.array([b"y", b"x", b"y"]),
 ])
 def test_codes_follow_the_sorted_labels_on_every_route(labels):
-    codes, sizes, uniques = cluster_inputs._labels(labels, None)
+    codes, sizes, uniques = cluster_inputs.cluster_codes(labels, None)
     expected, inverse, counts = np.unique(labels, return_inverse=True, return_counts=True)
     assert codes.dtype == np.intp
     assert codes.tolist() == inverse.tolist() and sizes.tolist() == counts.tolist()

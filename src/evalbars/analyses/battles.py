@@ -30,10 +30,10 @@ from ..report.text.leaderboard import bradley_terry_statement
 from ..stats.bootstrap import percentile_interval
 from ..stats.bradley_terry import (
     ELO_PER_LOG_ODDS,
-    _connected,
-    _fit_stack,
-    _no_mle_message,
-    _wins_tables,
+    all_connected,
+    fit_stack,
+    no_mle_message,
+    wins_tables,
 )
 from ..stats.ranks import rank_uncertainty
 from ..stats.resample import BLOCK, bootstrap_sums
@@ -131,15 +131,16 @@ class _Battles:
 
 
 def _read_battles(data, model_a: str, model_b: str, winner: str) -> _Battles:
-    from ..io.ingest import _check_labels, _resolve
+    from ..io.cells import check_labels
+    from ..io.columns import resolve_column
 
     table = battles_table(data)  # AlpacaEval annotations: one battle per record
     table = read(data) if table is None else table
-    columns = {param: _resolve(table, name, param)
+    columns = {param: resolve_column(table, name, param)
                for param, name in (("model_a", model_a), ("model_b", model_b), ("winner", winner))}
-    a = np.array(_check_labels(table, columns["model_a"], "model name"), dtype=object)
-    b = np.array(_check_labels(table, columns["model_b"], "model name"), dtype=object)
-    won = np.array(_check_labels(table, columns["winner"], "winner"), dtype=object)
+    a = np.array(check_labels(table, columns["model_a"], "model name"), dtype=object)
+    b = np.array(check_labels(table, columns["model_b"], "model name"), dtype=object)
+    won = np.array(check_labels(table, columns["winner"], "winner"), dtype=object)
     itself = np.flatnonzero(a == b)
     if itself.size:
         raise EvalbarsError(f"a model cannot battle itself: {columns['model_a']!r} and "
@@ -262,15 +263,15 @@ def bradley_terry(
     pairs = np.column_stack([pair_codes // m, pair_codes % m])
     wins = np.bincount(pair_of, weights=battles.share, minlength=len(pairs))
     games = np.bincount(pair_of, minlength=len(pairs)).astype(float)
-    observed = _wins_tables(pairs, wins[None, :], games[None, :], m)
-    if not _connected(observed)[0]:
-        raise EvalbarsError(_no_mle_message(observed[0], names))
-    ratings = _fit_stack(observed)[0]
+    observed = wins_tables(pairs, wins[None, :], games[None, :], m)
+    if not all_connected(observed)[0]:
+        raise EvalbarsError(no_mle_message(observed[0], names))
+    ratings = fit_stack(observed)[0]
 
     bar = bootstrap_bar(progress, 1, settings.n_resamples)
     try:
         replicates = np.concatenate([
-            _fit_stack(_wins_tables(pairs, w, g, m))
+            fit_stack(wins_tables(pairs, w, g, m))
             for w, g in _resampled(battles, pair_of, settings, bar)])
     finally:
         if bar is not None:

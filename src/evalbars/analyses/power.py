@@ -36,7 +36,7 @@ from ..core.document import SCHEMA_VERSION, json_safe
 from ..core.errors import EvalbarsError
 from ..core.version import __version__
 from ..report.notebook import NotebookMixin
-from ..stats.mcnemar_power import MCNEMAR_TAIL, _mcnemar, mcnemar_power
+from ..stats.mcnemar_power import MCNEMAR_TAIL, mcnemar_exact_power, mcnemar_power
 from ..stats.power_checks import _count, _pct, _points, _real
 from ..stats.power_plan import (
     DESIGNS,
@@ -151,7 +151,7 @@ def _result(plan: _Plan, solved_for: str, n: int, gap: float, power: float,
     achieved = plan.power(n, gap)
     exact = None
     if plan.design == "paired" and plan.disagreement is not None and plan.samples is None:
-        exact = achieved if plan.method == "mcnemar-exact" else _mcnemar(
+        exact = achieved if plan.method == "mcnemar-exact" else mcnemar_exact_power(
             n, plan.disagreement, gap, plan.alpha, plan.alternative)
     power = achieved if solved_for == "power" else power
     clustered = plan.design == "clustered"

@@ -1,6 +1,6 @@
 """Reduce the answers per (item, model) and align the items across models.
 
-:func:`_finish` sorts every answer by model, item and sample (so the row order never
+:func:`aligned_fields` sorts every answer by model, item and sample (so the row order never
 changes a bit of the result), applies the checks of :mod:`evalbars.io.validate` (duplicate
 (item, model, sample) answers, ``score_type``, missing scores and items some model lacks,
 or, with ``intersect``, drops and counts them) and reduces each (item, model) cell to its
@@ -11,11 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.errors import EvalbarsError
-from .answers import PER_ANSWER, _Parts
+from .answers import PER_ANSWER, AnswerParts
 from .files import sha256
 from .labels import Arrival, label_fields
 from .table import short
-from .validate import _check_duplicate_answers, _check_missing, _check_score_type
+from .validate import check_duplicate_answers, check_missing, check_score_type
 
 
 def _per_cell(cell: np.ndarray, shape: tuple[int, int], weights: np.ndarray | None = None
@@ -32,7 +32,7 @@ def _read_only(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def _finish(parts: _Parts, score_type: str, intersect: bool) -> dict:
+def aligned_fields(parts: AnswerParts, score_type: str, intersect: bool) -> dict:
     """Check, reduce and align every answer: the fields of an
     :class:`~evalbars.io.item_scores.ItemScores`."""
     shape = (len(parts.items), len(parts.models))
@@ -45,11 +45,11 @@ def _finish(parts: _Parts, score_type: str, intersect: bool) -> dict:
         if getattr(parts, name) is not None:
             setattr(parts, name, getattr(parts, name)[order])
     if parts.samples is not None or parts.runs is not None:
-        _check_duplicate_answers(parts, cell)
+        check_duplicate_answers(parts, cell)
     bounds = np.searchsorted(parts.model_of, np.arange(shape[1] + 1))
-    kind = _check_score_type(parts, bounds, score_type)
+    kind = check_score_type(parts, bounds, score_type)
     if not intersect:
-        _check_missing(parts, bounds, _per_cell(cell, shape) > 0)
+        check_missing(parts, bounds, _per_cell(cell, shape) > 0)
     valid = ~np.isnan(parts.values)
     answered, values = cell[valid], parts.values[valid]
     counts = _per_cell(answered, shape)
@@ -94,7 +94,7 @@ def _finish(parts: _Parts, score_type: str, intersect: bool) -> dict:
     )
 
 
-def _arrival(parts: _Parts, cell: np.ndarray, shape: tuple[int, int],
+def _arrival(parts: AnswerParts, cell: np.ndarray, shape: tuple[int, int],
              keep: np.ndarray) -> Arrival:
     """When each kept (item, model) came in: the largest order value (or row) and the last
     row among its answers."""

@@ -1,9 +1,9 @@
 """The canonical long table of answers: every score cell read, and where it came from.
 
 A layout (:mod:`evalbars.io.layouts`) hands every answer it read to
-:func:`evalbars.io.align._finish` as a :class:`_Parts`: its item, model, value, row and
-(with a sample column) sample. :func:`_runs` finds the answers that share a key;
-:func:`_split_runs` makes each (model, run) pair a model of its own.
+:func:`evalbars.io.align.aligned_fields` as a :class:`AnswerParts`: its item, model, value, row and
+(with a sample column) sample. :func:`equal_runs` finds the answers that share a key;
+:func:`split_runs` makes each (model, run) pair a model of its own.
 """
 from __future__ import annotations
 
@@ -17,11 +17,11 @@ from .table import Table, short
 
 
 @dataclass(slots=True)
-class _Parts:
-    """What a layout hands to :func:`~evalbars.io.align._finish`: every answer read.
+class AnswerParts:
+    """What a layout hands to :func:`~evalbars.io.align.aligned_fields`: every answer read.
 
     An answer is one score cell: one row of the long layout, or one model's cell of a wide
-    row. The per-answer arrays are aligned; :func:`~evalbars.io.align._finish` sorts them
+    row. The per-answer arrays are aligned; :func:`~evalbars.io.align.aligned_fields` sorts them
     by model, item and sample.
     """
 
@@ -42,17 +42,17 @@ class _Parts:
     labels: dict = field(default_factory=dict)  # role -> per item: its label (None: no row)
     label_cols: dict = field(default_factory=dict)  # role -> the column named for it
     guessed_models: bool = False  # wide model columns found by auto-detection
-    runs: list[tuple[str, str]] | None = None  # per model: (recipe, run), after _split_runs
+    runs: list[tuple[str, str]] | None = None  # per model: (recipe, run), after split_runs
     arrival: np.ndarray | None = None  # per answer: its order value (None: its row)
     order_col: str | None = None  # the order column, None for the rows' order
     ordered: bool = False  # the rows are one table's, in the order results came in
 
 
 PER_ANSWER = ("item_of", "model_of", "values", "rows", "samples", "arrival")
-"""The fields of :class:`_Parts` that hold one value per answer, cut and sorted alike."""
+"""The fields of :class:`AnswerParts` that hold one value per answer, cut and sorted alike."""
 
 
-def _runs(*sorted_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def equal_runs(*sorted_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Start and stop (in sorted order) of each run longer than one of equal key tuples."""
     same = np.logical_and.reduce([key[1:] == key[:-1] for key in sorted_keys])
     if not same.any():
@@ -64,13 +64,13 @@ def _runs(*sorted_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # --------------------------------------------------------------------------- runs
 
 
-def _natural(label: str) -> list:
+def natural_key(label: str) -> list:
     """Sort key putting run '2' before run '10' (digit runs compare as numbers)."""
     return [int(part) if k % 2 else part for k, part in enumerate(re.split(r"(\d+)", label))]
 
 
-def _split_runs(parts: _Parts, run_of: np.ndarray, run_names: list[str], *,
-                skip_empty: bool = False) -> _Parts:
+def split_runs(parts: AnswerParts, run_of: np.ndarray, run_names: list[str], *,
+                skip_empty: bool = False) -> AnswerParts:
     """Make each (model, run) pair a model of its own, named ``model@run``: a system.
 
     ``run_of`` gives each answer's index in ``run_names`` (sorted labels). Systems come
@@ -78,7 +78,7 @@ def _split_runs(parts: _Parts, run_of: np.ndarray, run_names: list[str], *,
     answer exist (``skip_empty``: a score, so a wide column left empty for a run is no
     system). ``parts.runs`` records (model, run) for each system.
     """
-    rank = sorted(range(len(run_names)), key=lambda k: _natural(run_names[k]))
+    rank = sorted(range(len(run_names)), key=lambda k: natural_key(run_names[k]))
     position = np.empty(len(rank), np.int64)
     position[rank] = np.arange(len(rank))
     key = parts.model_of * len(rank) + position[run_of]

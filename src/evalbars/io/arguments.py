@@ -1,8 +1,8 @@
 """The checks on :func:`evalbars.io.ingest.load`'s arguments, before anything is read.
 
->>> _check_item(("qid", "question_id"), "b.csv")
+>>> check_item(("qid", "question_id"), "b.csv")
 ('qid', 'question_id')
->>> _check_arguments(None, None, None, ["a", "a"], "auto", False, None, None, None)
+>>> check_arguments(None, None, None, ["a", "a"], "auto", False, None, None, None)
 Traceback (most recent call last):
 ...
 evalbars.core.errors.EvalbarsError: models= names 'a' more than once
@@ -20,12 +20,12 @@ SCORE_TYPES = ("auto", "binary", "continuous")
 """Accepted values of ``score_type``."""
 
 
-def _listed(data: Any, data2: Any) -> tuple[Any, Any]:
+def listed_inputs(data: Any, data2: Any) -> tuple[Any, Any]:
     """``data, data2`` with a list or tuple of one or two inputs as ``data`` unpacked.
 
-    >>> _listed(["a.csv", "b.csv"], None)
+    >>> listed_inputs(["a.csv", "b.csv"], None)
     ('a.csv', 'b.csv')
-    >>> _listed(("a.csv",), None)
+    >>> listed_inputs(("a.csv",), None)
     ('a.csv', None)
     """
     if not isinstance(data, (list, tuple)):
@@ -52,7 +52,7 @@ def _listed(data: Any, data2: Any) -> tuple[Any, Any]:
         f"load('runs/*.parquet', engine='duckdb') (docs/scale.md)")
 
 
-def _check_item(item: Any, data2: Any) -> tuple[str, ...] | None:
+def check_item(item: Any, data2: Any) -> tuple[str, ...] | None:
     """``item`` as a tuple: one column name, or with two inputs one per input."""
     if item is None or isinstance(item, str):
         return None if item is None else (item,)
@@ -66,7 +66,7 @@ def _check_item(item: Any, data2: Any) -> tuple[str, ...] | None:
     return tuple(item)
 
 
-def _check_arguments(
+def check_arguments(
     item, model, score, models, score_type, intersect, cluster, sample, run, stratum=None,
     split=None, order=None,
 ) -> list[str] | None:

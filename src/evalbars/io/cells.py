@@ -8,11 +8,13 @@ naming the column, the value and its line or row. Labels (item ids, model
 names, sample values, cluster labels) are strings exactly as written, or integers from
 JSON, Parquet or a DataFrame as ``str(int)``; an empty string is an empty label in every
 format, as an empty CSV cell is, and a label holding a lone UTF-16 surrogate is refused.
-Parsed columns are cached per load in :attr:`Table.memo`.
+An order column (:func:`order_values`) holds numbers or ISO 8601 timestamps. Parsed
+columns are cached per load in :attr:`Table.memo`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 
 import numpy as np
@@ -105,7 +107,7 @@ def _parse_cells(values: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.array(out, dtype=np.float64), missing, np.asarray(bad, dtype=np.int64)
 
 
-def _parse_scores(table: Table, name: str) -> _Parsed:
+def parse_scores(table: Table, name: str) -> _Parsed:
     """A column as float scores (parsed once) and its missing, non-numeric, non-finite cells."""
     key = ("scores", name)
     if key in table.memo:
@@ -127,12 +129,12 @@ def _parse_scores(table: Table, name: str) -> _Parsed:
     return parsed
 
 
-def _numeric(table: Table, name: str) -> bool:
+def is_numeric(table: Table, name: str) -> bool:
     """True when every non-empty cell of the column is a number (finite or not) or true/false."""
-    return _parse_scores(table, name).bad.size == 0
+    return parse_scores(table, name).bad.size == 0
 
 
-def _raw(col: Column, row: int) -> str:
+def raw_cell(col: Column, row: int) -> str:
     """The cell as written, for messages."""
     value = col.values[row]
     if col.kind == "float":
@@ -140,7 +142,7 @@ def _raw(col: Column, row: int) -> str:
     return short(value.item() if isinstance(value, np.generic) else value, 30)
 
 
-def _check_values(
+def check_values(
     table: Table, name: str, parsed: _Parsed, rows: np.ndarray | None = None, hint: str = ""
 ) -> None:
     """Raise on non-numeric or non-finite scores (only among ``rows`` when given)."""
@@ -152,7 +154,7 @@ def _check_values(
     col = table.column(name)
     order = np.argsort(table.numbers(bad), kind="stable")
     shown = [
-        f"{_raw(col, r)} at {table.where([r])}"  # a log's table names its file and record
+        f"{raw_cell(col, r)} at {table.where([r])}"  # a log's table names its file and record
         for r in bad[order[:MAX_LISTED]]
     ]
     non_ascii = col.kind in ("text", "object") and any(
@@ -195,7 +197,7 @@ def bad_scores_error(column: str, label: str, total: int, shown: list[str],
 # --------------------------------------------------------------------------- labels
 
 
-def _labels(table: Table, name: str) -> tuple[list[str], np.ndarray, np.ndarray]:
+def column_labels(table: Table, name: str) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Ids (or model names) of a column as strings, with the rows that are empty or not str/int."""
     key = ("labels", name)
     if key in table.memo:
@@ -244,9 +246,9 @@ def _labels(table: Table, name: str) -> tuple[list[str], np.ndarray, np.ndarray]
     return result
 
 
-def _check_labels(table: Table, name: str, what: str, rows: np.ndarray | None = None) -> list[str]:
+def check_labels(table: Table, name: str, what: str, rows: np.ndarray | None = None) -> list[str]:
     """The labels of a column, raising on empty or non-string/int cells among ``rows``."""
-    labels, empty, bad = _labels(table, name)
+    labels, empty, bad = column_labels(table, name)
     if rows is not None:
         empty = empty[np.isin(empty, rows)]
         bad = bad[np.isin(bad, rows)]
@@ -258,7 +260,7 @@ def _check_labels(table: Table, name: str, what: str, rows: np.ndarray | None = 
         col = table.column(name)
         first = bad[np.argsort(table.numbers(bad), kind="stable")[:MAX_LISTED]]
         shown = ", ".join(
-            f"{_raw(col, r)} ({type(col.values[r]).__name__})" for r in first
+            f"{raw_cell(col, r)} ({type(col.values[r]).__name__})" for r in first
         )
         raise EvalbarsError(
             f"{what}s in column {name!r} must be strings or integers, but {bad.size} "
@@ -289,7 +291,7 @@ def _surrogates(table: Table, name: str, labels: list[str]) -> np.ndarray:
     return table.memo[key]
 
 
-def _str_array(labels: list[str]) -> np.ndarray:
+def str_array(labels: list[str]) -> np.ndarray:
     """A NumPy array of ids that sorts, compares and searches fast, and keeps every id exact."""
     if not labels:
         return np.array([], dtype=str)
@@ -305,12 +307,12 @@ def _str_array(labels: list[str]) -> np.ndarray:
         return out
 
 
-def _pick(labels: list[str], rows: np.ndarray) -> list[str]:
+def at_rows(labels: list[str], rows: np.ndarray) -> list[str]:
     """``labels`` at ``rows`` (sorted, distinct row numbers)."""
     return labels if rows.size == len(labels) else [labels[r] for r in rows.tolist()]
 
 
-def _codes(labels: list[str]) -> tuple[list[str], np.ndarray]:
+def label_codes(labels: list[str]) -> tuple[list[str], np.ndarray]:
     """The distinct labels, sorted, and the position of each label among them.
 
     A dict finds them in one pass (fast for the few distinct samples or clusters of many
@@ -319,3 +321,53 @@ def _codes(labels: list[str]) -> tuple[list[str], np.ndarray]:
     names = sorted(dict.fromkeys(labels))
     index = {name: code for code, name in enumerate(names)}
     return names, np.fromiter(map(index.__getitem__, labels), np.int64, len(labels))
+
+
+# --------------------------------------------------------------------------- order
+
+
+def _timestamps(table: Table, name: str, rows: np.ndarray) -> np.ndarray:
+    """ISO 8601 timestamps (``2026-12-01T15:13:38Z``, with or without a zone) as seconds."""
+    col = table.column(name)
+    out = np.empty(rows.size)
+    zoned = None
+    for k, row in enumerate(rows.tolist()):
+        value = col.values[row]
+        try:
+            if not isinstance(value, str):
+                raise ValueError
+            stamp = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            raise EvalbarsError(
+                f"the order column {name!r} must hold numbers (a sequence number, Unix "
+                f"time) or ISO 8601 timestamps; {raw_cell(col, row)} {table.at([row])} is "
+                "neither") from None
+        if zoned is None:
+            zoned = stamp.tzinfo is not None
+        elif zoned != (stamp.tzinfo is not None):
+            raise EvalbarsError(
+                f"the order column {name!r} mixes timestamps with and without a time zone "
+                f"({raw_cell(col, row)} {table.at([row])}); they cannot be ordered")
+        out[k] = (stamp if zoned else stamp.replace(tzinfo=timezone.utc)).timestamp()
+    return out
+
+
+def order_values(table: Table, name: str, rows: np.ndarray) -> np.ndarray:
+    """The order column ``name`` at ``rows``, as numbers (timestamps as Unix seconds)."""
+    parsed = parse_scores(table, name)
+    missing = rows[parsed.missing[rows]]
+    if missing.size:
+        raise EvalbarsError(f"empty order value in column {name!r} {table.at(missing)}; every "
+                            "row of the compared models needs one")
+    bad = rows[np.isin(rows, parsed.bad)]
+    if bad.size == rows.size:
+        return _timestamps(table, name, rows)
+    odd = bad if bad.size else rows[np.isin(rows, parsed.nonfinite)]
+    if odd.size:
+        first = odd[np.argsort(table.numbers(odd), kind="stable")[:1]]
+        raise EvalbarsError(
+            f"the order column {name!r} must hold numbers (a sequence number, Unix time) or "
+            f"ISO 8601 timestamps; {raw_cell(table.column(name), int(first[0]))} "
+            f"{table.at(first)} is {'not a number' if bad.size else 'not finite'}, while "
+            "other rows hold numbers")
+    return parsed.values[rows]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..core.errors import EvalbarsError
-from .cells import _labels, _numeric
+from .cells import column_labels, is_numeric
 from .table import Table, name_list
 
 ID_NAMES = (
@@ -25,7 +25,7 @@ MODEL_NAME = "model"
 """A column with this name (case-insensitive) selects the long layout."""
 
 
-def _resolve(table: Table, name: str, param: str) -> str:
+def resolve_column(table: Table, name: str, param: str) -> str:
     """``name`` if ``table`` has that column, else an error listing the columns."""
     if name in table.names:
         return name
@@ -41,7 +41,7 @@ def _named(table: Table, names: Sequence[str], exclude: Sequence[str]) -> list[s
     return [c for c in table.names if c not in exclude and c.strip().lower() in names]
 
 
-def _named_once(table: Table, names: Sequence[str], exclude: Sequence[str], what: str,
+def named_once(table: Table, names: Sequence[str], exclude: Sequence[str], what: str,
                 option: str) -> str | None:
     """The one column named like ``names`` (None if none); several is an error."""
     found = _named(table, names, exclude)
@@ -53,8 +53,8 @@ def _named_once(table: Table, names: Sequence[str], exclude: Sequence[str], what
     return found[0] if found else None
 
 
-def _auto_item(table: Table, exclude: Sequence[str] = ()) -> str:
-    found = _named_once(table, ID_NAMES, exclude, "item ids", "item")
+def auto_item(table: Table, exclude: Sequence[str] = ()) -> str:
+    found = named_once(table, ID_NAMES, exclude, "item ids", "item")
     if found is not None:
         return found
     raise EvalbarsError(
@@ -63,17 +63,17 @@ def _auto_item(table: Table, exclude: Sequence[str] = ()) -> str:
     )
 
 
-def _auto_model(table: Table) -> str | None:
-    return _named_once(table, (MODEL_NAME,), (), "model names", "model")
+def auto_model(table: Table) -> str | None:
+    return named_once(table, (MODEL_NAME,), (), "model names", "model")
 
 
-def _auto_score(table: Table, exclude: Sequence[str]) -> str:
-    found = _named_once(table, SCORE_NAMES, exclude, "scores", "score")
+def auto_score(table: Table, exclude: Sequence[str]) -> str:
+    found = named_once(table, SCORE_NAMES, exclude, "scores", "score")
     if found is not None:
         return found
     numeric = [
         c for c in table.names
-        if c not in exclude and c.strip().lower() not in ID_NAMES and _numeric(table, c)
+        if c not in exclude and c.strip().lower() not in ID_NAMES and is_numeric(table, c)
     ]
     return the_numeric_column(table, numeric)
 
@@ -91,7 +91,7 @@ def the_numeric_column(table: Table, numeric: Sequence[str]) -> str:
     )
 
 
-def _check_model_column(table: Table, model: str | None, model_col: str | None,
+def check_model_column(table: Table, model: str | None, model_col: str | None,
                         item: str | None, label_cols: list, sample_col: str | None,
                         run_col: str | None) -> None:
     """Refuse ``model=`` naming a score column of a wide table (without sample or run
@@ -103,17 +103,17 @@ def _check_model_column(table: Table, model: str | None, model_col: str | None,
     would give models called '0' and '1'.
     """
     if model is None or model_col is None or sample_col is not None or run_col is not None \
-            or not (item is None or isinstance(item, str)) or not _numeric(table, model_col):
+            or not (item is None or isinstance(item, str)) or not is_numeric(table, model_col):
         return
     exclude = [c for c in label_cols if c is not None]  # per-item labels, order
     others = [c for c in table.names if c not in (model_col, item, *exclude)
-              and c.strip().lower() not in ID_NAMES and _numeric(table, c)]
+              and c.strip().lower() not in ID_NAMES and is_numeric(table, c)]
     try:
-        item_col = _resolve(table, item, "item") if item is not None else \
-            _auto_item(table, (model_col, *exclude))
+        item_col = resolve_column(table, item, "item") if item is not None else \
+            auto_item(table, (model_col, *exclude))
     except EvalbarsError:
         return  # the long layout names the problem
-    ids = _labels(table, item_col)[0]
+    ids = column_labels(table, item_col)[0]
     if not others or len(set(ids)) < len(ids):
         return
     raise EvalbarsError(
@@ -124,7 +124,7 @@ def _check_model_column(table: Table, model: str | None, model_col: str | None,
         f"(--models {model_col})")
 
 
-def _distinct(table: Table, roles: dict[str, str | None]) -> None:
+def check_distinct(table: Table, roles: dict[str, str | None]) -> None:
     """Raise when two roles (item, model, score, cluster, sample) name the same column."""
     given = {role: name for role, name in roles.items() if name is not None}
     if len(set(given.values())) < len(given):

@@ -3,23 +3,22 @@
 :class:`~evalbars.io.item_scores.ItemScores` sorts items by id, so that the order of rows
 never changes a number. A monitor needs the opposite: the order in which each question was
 finished. :func:`evalbars.io.ingest.load` reads it with the scores, from one wide or long
-table (:func:`order_values` parses an ``order=`` column: numbers or ISO 8601 timestamps),
-into :attr:`ItemScores.arrival`; :func:`completion_order` then orders the questions: a
+table (:func:`evalbars.io.cells.order_values` parses an ``order=`` column: numbers or
+ISO 8601 timestamps), into :attr:`ItemScores.arrival`; :func:`completion_order` then
+orders the questions: a
 question is complete at its last answer among the two models compared (its largest value
 of the order column, or its last row), and ties keep the file's order.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import Sequence
 
 import numpy as np
 
 from ..core.errors import EvalbarsError
-from .cells import _parse_scores, _raw
 from .item_scores import ItemScores
-from .table import Table, short
+from .table import short
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,53 +31,6 @@ class CompletionOrder:
     how: str
     column: str | None
     ties: int
-
-
-def _timestamps(table: Table, name: str, rows: np.ndarray) -> np.ndarray:
-    """ISO 8601 timestamps (``2026-12-01T15:13:38Z``, with or without a zone) as seconds."""
-    col = table.column(name)
-    out = np.empty(rows.size)
-    zoned = None
-    for k, row in enumerate(rows.tolist()):
-        value = col.values[row]
-        try:
-            if not isinstance(value, str):
-                raise ValueError
-            stamp = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-        except ValueError:
-            raise EvalbarsError(
-                f"the order column {name!r} must hold numbers (a sequence number, Unix "
-                f"time) or ISO 8601 timestamps; {_raw(col, row)} {table.at([row])} is "
-                "neither") from None
-        if zoned is None:
-            zoned = stamp.tzinfo is not None
-        elif zoned != (stamp.tzinfo is not None):
-            raise EvalbarsError(
-                f"the order column {name!r} mixes timestamps with and without a time zone "
-                f"({_raw(col, row)} {table.at([row])}); they cannot be ordered")
-        out[k] = (stamp if zoned else stamp.replace(tzinfo=timezone.utc)).timestamp()
-    return out
-
-
-def order_values(table: Table, name: str, rows: np.ndarray) -> np.ndarray:
-    """The order column ``name`` at ``rows``, as numbers (timestamps as Unix seconds)."""
-    parsed = _parse_scores(table, name)
-    missing = rows[parsed.missing[rows]]
-    if missing.size:
-        raise EvalbarsError(f"empty order value in column {name!r} {table.at(missing)}; every "
-                            "row of the compared models needs one")
-    bad = rows[np.isin(rows, parsed.bad)]
-    if bad.size == rows.size:
-        return _timestamps(table, name, rows)
-    odd = bad if bad.size else rows[np.isin(rows, parsed.nonfinite)]
-    if odd.size:
-        first = odd[np.argsort(table.numbers(odd), kind="stable")[:1]]
-        raise EvalbarsError(
-            f"the order column {name!r} must hold numbers (a sequence number, Unix time) or "
-            f"ISO 8601 timestamps; {_raw(table.column(name), int(first[0]))} "
-            f"{table.at(first)} is {'not a number' if bad.size else 'not finite'}, while "
-            "other rows hold numbers")
-    return parsed.values[rows]
 
 
 def completion_order(scores: ItemScores, models: Sequence[str],
@@ -121,8 +73,8 @@ def completion_order(scores: ItemScores, models: Sequence[str],
     if order is not None and arrival.column != order:
         raise EvalbarsError(
             f"order={short(order)} names a column of the input, but these results were "
-            f"loaded {'in file order' if arrival.column is None else f'with order={arrival.column!r}'}"
-            f": load them with evalbars.load(..., order={short(order)}), or pass the file or "
+            f"loaded {'in file order' if arrival.column is None else 'with order='}"
+            f"{'' if arrival.column is None else repr(arrival.column)}: load them with evalbars.load(..., order={short(order)}), or pass the file or "
             "DataFrame")
     columns = [scores.models.index(name) for name in models]
     done = arrival.values[:, columns].max(axis=1)

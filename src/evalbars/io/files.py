@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import EvalbarsError
-from .table import Column, Table, _check_names, short
+from .table import Column, Table, check_column_names, short
 from .text_files import DIGESTS, read_csv, read_jsonl
 
 FORMATS = {
@@ -149,7 +149,7 @@ def read_parquet(path: str) -> Table:
     if size > MAX_PARQUET_BYTES:
         raise EvalbarsError(f"{path!r} decodes to {size:,} bytes, more than {MAX_PARQUET_BYTES:,} "
                             "(evalbars.io.files.MAX_PARQUET_BYTES); refusing to read it")
-    _check_names(names, f"the schema of {path!r}")
+    check_column_names(names, f"the schema of {path!r}")
     if meta.num_rows == 0:
         raise EvalbarsError(f"{path!r} has columns but no rows")
 
@@ -201,7 +201,7 @@ def read_dataframe(df: Any) -> Table:
             )
         frame = df.reset_index()
     names = [str(c) for c in frame.columns]
-    _check_names(names, "the DataFrame")
+    check_column_names(names, "the DataFrame")
     if len(frame) == 0:
         raise EvalbarsError("the DataFrame has no rows")
 

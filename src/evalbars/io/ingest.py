@@ -24,24 +24,22 @@ from typing import Any, Sequence
 
 from ..core.errors import EvalbarsError
 
-# STRAY_SHARE and MODEL_NAME are part of this module's documented face; _check_labels and
-# _resolve are imported from here by evalbars.analyses.battles.
+# STRAY_SHARE and MODEL_NAME are part of this module's documented face.
 from . import logs
-from .align import _finish
-from .arguments import SCORE_TYPES, _check_arguments, _check_item, _listed
-from .cells import _check_labels  # noqa: F401
+from .align import aligned_fields
+from .arguments import SCORE_TYPES, check_arguments, check_item, listed_inputs
 from .columns import (  # noqa: F401
     ID_NAMES,
     MODEL_NAME,
     SCORE_NAMES,
-    _auto_model,
-    _check_model_column,
-    _resolve,
+    auto_model,
+    check_model_column,
+    resolve_column,
 )
 from .engines.choose import for_logs, in_memory, pick, reduce_with
 from .files import is_dataframe, read
 from .item_scores import ItemScores
-from .layouts import _long, _two_files, _wide
+from .layouts import long_layout, two_files_layout, wide_layout
 from .log_answers import read_logs
 from .table import short
 from .validate import STRAY_SHARE  # noqa: F401
@@ -245,9 +243,9 @@ def load(
     array([[1., 1., 0.],
            [0., 1., 1.]])
     """
-    data, data2 = _listed(data, data2)
-    item = _check_item(item, data2)
-    models = _check_arguments(None if item is None else item[0], model, score, models,
+    data, data2 = listed_inputs(data, data2)
+    item = check_item(item, data2)
+    models = check_arguments(None if item is None else item[0], model, score, models,
                               score_type, intersect, cluster, sample, run, stratum, split,
                               order)
     labels = {role: column for role, column in
@@ -294,18 +292,19 @@ def load(
                 "model= (--model) names the model column of the long layout, but two "
                 "inputs hold one model each, named after their files: leave model= out "
                 "(in Python, models=['a', 'b'] names them otherwise)")
-        parts = _two_files(read(data), read(data2), item, score, models, labels, sample, run)
+        parts = two_files_layout(read(data), read(data2), item, score, models, labels, sample, run)
     else:
         table = read(data)
-        label_cols = {role: _resolve(table, column, role) for role, column in labels.items()}
-        sample_col = _resolve(table, sample, "sample") if sample is not None else None
-        run_col = _resolve(table, run, "run") if run is not None else None
-        order_col = _resolve(table, order, "order") if order is not None else None
-        model_col = _resolve(table, model, "model") if model is not None else _auto_model(table)
-        _check_model_column(table, model, model_col, item,
+        label_cols = {role: resolve_column(table, column, role) for role, column in labels.items()}
+        sample_col = resolve_column(table, sample, "sample") if sample is not None else None
+        run_col = resolve_column(table, run, "run") if run is not None else None
+        order_col = resolve_column(table, order, "order") if order is not None else None
+        model_col = resolve_column(table, model, "model") if model is not None else \
+            auto_model(table)
+        check_model_column(table, model, model_col, item,
                             [*label_cols.values(), order_col], sample_col, run_col)
         if model_col is not None:
-            parts = _long(table, item, model_col, score, models, label_cols, sample_col,
+            parts = long_layout(table, item, model_col, score, models, label_cols, sample_col,
                           run_col, order_col)
         else:
             if score is not None:
@@ -313,8 +312,8 @@ def load(
                     f"score= names the score column of the long layout (one row per item "
                     f"and model), but {table.label} has no 'model' column: pass model= as "
                     f"well, or, for one column per model, choose them with models=")
-            parts = _wide(table, item, models, label_cols, sample_col, run_col, order_col)
-    return ItemScores(**_finish(parts, score_type, intersect))
+            parts = wide_layout(table, item, models, label_cols, sample_col, run_col, order_col)
+    return ItemScores(**aligned_fields(parts, score_type, intersect))
 
 
 def _log_format(data: Any, data2: Any, input_format: str, qrels: Any) -> str | None:

@@ -11,10 +11,10 @@ import os
 
 from ..core.errors import EvalbarsError
 from . import logs
-from .align import _finish
+from .align import aligned_fields
 from .files import sha256
 from .item_scores import ItemScores
-from .layouts import _long
+from .layouts import long_layout
 from .table import name_list
 
 _LISTED_UNSCORED = 100
@@ -52,9 +52,9 @@ def _from_answers(answers: logs.Answers, models: list[str] | None, score_type: s
             f"{len(ids)} answers are unscored (no score, a null or NaN score, or an error; "
             f"ids {name_list(list(dict.fromkeys(ids)), 5)})")
     try:
-        parts = _long(table, names["item"], names["model"], names["score"], models,
+        parts = long_layout(table, names["item"], names["model"], names["score"], models,
                       answers.label_columns(), names["sample"], ordered=False)
-        fields = _finish(parts, score_type, intersect)
+        fields = aligned_fields(parts, score_type, intersect)
     except EvalbarsError as exc:
         if not answers.unscored:
             raise

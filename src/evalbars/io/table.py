@@ -3,7 +3,7 @@
 A :class:`Table` is what every reader (:mod:`evalbars.io.text_files`,
 :mod:`evalbars.io.files`) returns: named columns holding the values as the source stored
 them (:class:`Column`), and each row's line number (CSV, JSON Lines; a CSV header is line
-1) or 0-based position (Parquet, DataFrame); :func:`_check_names` rejects an empty or
+1) or 0-based position (Parquet, DataFrame); :func:`check_column_names` rejects an empty or
 repeated column name. :func:`places`, :func:`name_list` and :func:`short` word the lines,
 names and values that error messages list, at most :data:`MAX_LISTED` at a time.
 """
@@ -179,7 +179,7 @@ def not_unicode(what: str, value: str, where: str) -> EvalbarsError:
     )
 
 
-def _check_names(names: Sequence[str], where: str) -> None:
+def check_column_names(names: Sequence[str], where: str) -> None:
     """Column names must be non-empty, unique and Unicode text; ``where`` names the header,
     keys or schema."""
     seen: dict[str, int] = {}

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..core.errors import EvalbarsError
-from .table import Column, Table, _check_names, not_unicode, places, short, surrogate
+from .table import Column, Table, check_column_names, not_unicode, places, short, surrogate
 
 
 class _Hashed(io.FileIO):
@@ -109,7 +109,7 @@ _CSV_CHUNK = 1 << 16
 """Records parsed at a time: rows are stored column by column, so a file's memory is its
 cells, not a list per row."""
 
-_CSV_FIELD_LIMIT = min(sys.maxsize, 2**31 - 1)
+CSV_FIELD_LIMIT = min(sys.maxsize, 2**31 - 1)
 """Longest CSV cell read (csv's own default, 128 KiB, is shorter than some answers)."""
 
 
@@ -124,7 +124,7 @@ def read_csv(path: str) -> Table:
     reader = None
     # a cell may be long (a model's answer, a transcript): lift csv's 128 KiB cell limit
     # while reading, and put the process-wide setting back after
-    limit = csv.field_size_limit(_CSV_FIELD_LIMIT)
+    limit = csv.field_size_limit(CSV_FIELD_LIMIT)
     source = _Source(path)
     try:
         with source.text() as fh:
@@ -180,7 +180,7 @@ def read_csv(path: str) -> Table:
             f"the header of {path!r} is a single column {short(header[0])}: the file does not "
             f"look comma-separated (evalbars reads CSV with ',' between fields)"
         )
-    _check_names(header, f"the header (line {header_line}) of {path!r}")
+    check_column_names(header, f"the header (line {header_line}) of {path!r}")
     n_rows = len(starts)
     if not n_rows:
         raise EvalbarsError(f"{path!r} has a header but no rows")
@@ -278,7 +278,7 @@ def read_jsonl(path: str) -> Table:
     if odd is not None:
         line = next(n for r, n in zip(records, lines) if odd in r)
         raise not_unicode("the key", odd, f"at line {line} of {path!r}")
-    _check_names(names, f"the keys of {path!r}")
+    check_column_names(names, f"the keys of {path!r}")
 
     def get(name: str) -> Column:
         return Column("object", [r.get(name) for r in records], dtype="JSON")

@@ -2,10 +2,10 @@
 
 :func:`item_labels` gives each item its one cluster, stratum or split label, rejecting an
 item given two;
-:func:`_check_duplicate_answers` rejects an (item, model, sample) answer given twice;
-:func:`_check_missing` rejects empty scores and items some model lacks (unless
-``intersect``); :func:`_check_score_type` applies ``score_type`` to each model's answers,
-catching a 0/1 column with a stray value. :func:`_check_model_count` refuses a wide
+:func:`check_duplicate_answers` rejects an (item, model, sample) answer given twice;
+:func:`check_missing` rejects empty scores and items some model lacks (unless
+``intersect``); :func:`check_score_type` applies ``score_type`` to each model's answers,
+catching a 0/1 column with a stray value. :func:`check_model_count` refuses a wide
 table with more than :data:`MAX_MODEL_COLUMNS` candidate model columns before any cell is
 parsed.
 """
@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.errors import EvalbarsError
-from .answers import _Parts, _runs
-from .cells import _check_labels, _codes, _pick
+from .answers import AnswerParts, equal_runs
+from .cells import check_labels, label_codes, at_rows
 from .columns import ID_NAMES
 from .labels import ROLES
 from .table import MAX_LISTED, Table, name_list, short
@@ -40,7 +40,7 @@ run for the better part of an hour; past this the table is refused before any ce
 # --------------------------------------------------------------------------- model columns
 
 
-def _check_model_count(table: Table, models: list[str] | None,
+def check_model_count(table: Table, models: list[str] | None,
                        roles: dict[str, str | None]) -> None:
     """Wide layout, models not named: raise when more than :data:`MAX_MODEL_COLUMNS`
     columns could hold models (all but the item, cluster, sample, run and id-like ones)."""
@@ -69,8 +69,8 @@ def item_labels(role: str, items: np.ndarray,
     """
     labels: list[str] = []
     for table, column, rows, _ in sources:
-        labels += _pick(_check_labels(table, column, f"{ROLES[role].one} label", rows), rows)
-    names, codes = _codes(labels)
+        labels += at_rows(check_labels(table, column, f"{ROLES[role].one} label", rows), rows)
+    names, codes = label_codes(labels)
     item_of = np.concatenate([mine for *_, mine in sources])
     label_of = np.full(len(items), -1, np.int64)
     label_of[item_of] = codes
@@ -108,14 +108,14 @@ def _label_clash(role: str, items: np.ndarray, sources: list, names: list[str],
     )
 
 
-def _check_duplicate_answers(parts: _Parts, cell: np.ndarray) -> None:
+def check_duplicate_answers(parts: AnswerParts, cell: np.ndarray) -> None:
     """With a sample or run column: raise naming the answers given on several rows.
 
     The answers are sorted by ``cell`` (model and item) and sample. An answer is an (item,
     model, sample) triple, with a run column (item, model, run[, sample]).
     """
     keys = (cell,) if parts.samples is None else (cell, parts.samples)
-    starts, stops = _runs(*keys)
+    starts, stops = equal_runs(*keys)
     if not starts.size:
         return
 
@@ -151,7 +151,7 @@ def _check_duplicate_answers(parts: _Parts, cell: np.ndarray) -> None:
 # --------------------------------------------------------------------------- missing answers
 
 
-def _check_missing(parts: _Parts, bounds: np.ndarray, has_row: np.ndarray) -> None:
+def check_missing(parts: AnswerParts, bounds: np.ndarray, has_row: np.ndarray) -> None:
     """Without intersect: raise on empty score cells, then on items some model has no row for."""
     empty = np.isnan(parts.values)
     if empty.any():
@@ -193,7 +193,7 @@ def _check_missing(parts: _Parts, bounds: np.ndarray, has_row: np.ndarray) -> No
         )
 
 
-def _share_nothing(parts: _Parts, has_row: np.ndarray) -> None:
+def _share_nothing(parts: AnswerParts, has_row: np.ndarray) -> None:
     """Raise when no item is scored by every model: the ids do not match (another id
     column, another spelling), so dropping the unmatched ones would leave nothing."""
     said = []
@@ -226,7 +226,7 @@ def _num(value: float) -> str:
     return repr(int(value)) if float(value).is_integer() else repr(float(value))
 
 
-def _other_values(parts: _Parts, bounds: np.ndarray, column: str) -> str:
+def _other_values(parts: AnswerParts, bounds: np.ndarray, column: str) -> str:
     """The first scores other than 0/1 in ``column`` (every system it scores), each placed
     as its table words a place: ``"2 at line 8, 3 at line 12 of 'w.csv'"``."""
     found: dict[int, float] = {}  # row -> value
@@ -244,7 +244,7 @@ def _other_values(parts: _Parts, bounds: np.ndarray, column: str) -> str:
     return f"{shown}{more} of {table.label}"
 
 
-def _check_score_type(parts: _Parts, bounds: np.ndarray, score_type: str) -> str:
+def check_score_type(parts: AnswerParts, bounds: np.ndarray, score_type: str) -> str:
     """Apply ``score_type`` to each model's answers; return the type of them all."""
     all_binary = True
     binary_models = []

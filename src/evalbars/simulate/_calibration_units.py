@@ -18,7 +18,7 @@ from ..stats import bootstrap, cluster_resampling, clustering, intervals, signif
 from ..stats.exact_coverage import covers
 from ..stats.pass_at_k import pass_at_k, pass_hat_k
 from ._calibration_mc import Estimate, Run, share
-from .units import _unit_counts
+from .units import unit_counts
 
 CLUSTERED_INTERVALS: tuple[str, ...] = ("cluster-cr1", "cluster-cr0",
                                         "cluster-bootstrap-percentile", "wilson", "t")
@@ -74,7 +74,7 @@ def clustered(cell: dict, methods: tuple[str, ...], run: Run) -> dict[str, Estim
         return {}
     g, m, p = cell["clusters"], cell["per_cluster"], cell["p"]
     labels = np.repeat(np.arange(g), m)
-    counts = _unit_counts(run.rng(), run.datasets, g, m, p, cell["icc"])
+    counts = unit_counts(run.rng(), run.datasets, g, m, p, cell["icc"])
     hits = np.zeros((run.datasets, len(wanted)), dtype=bool)
     for j, row in enumerate(counts):
         x = _items(row, m)
@@ -93,7 +93,7 @@ def null_clustered(cell: dict, methods: tuple[str, ...], run: Run) -> dict[str, 
         return {}
     g, m, p = cell["clusters"], cell["per_cluster"], cell["p"]
     labels = np.repeat(np.arange(g), m)
-    counts = _unit_counts(run.rng(), 2 * run.datasets, g, m, p, cell["icc"])
+    counts = unit_counts(run.rng(), 2 * run.datasets, g, m, p, cell["icc"])
     hits = np.zeros((run.datasets, len(wanted)), dtype=bool)
     for j in range(run.datasets):
         a, b = _items(counts[2 * j], m), _items(counts[2 * j + 1], m)

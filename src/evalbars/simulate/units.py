@@ -40,7 +40,7 @@ def _check_units(units: int, per_unit: int, accuracy: float, icc: float,
             check_fraction(icc, "icc", example="0.2", open_high=True))
 
 
-def _unit_counts(rng: np.random.Generator, size: int, units: int, per_unit: int,
+def unit_counts(rng: np.random.Generator, size: int, units: int, per_unit: int,
                  accuracy: float, icc: float) -> np.ndarray:
     """(size, units) counts of right outcomes per unit."""
     if icc == 0.0:
@@ -110,7 +110,7 @@ def clustering(*, clusters: int = 50, per_cluster: int = 10, accuracy: float = 0
 
     def draw(rng: np.random.Generator, size: int) -> np.ndarray:
         mean, naive, clustered = mean_variances(
-            _unit_counts(rng, size, clusters, per_cluster, accuracy, icc), per_cluster)
+            unit_counts(rng, size, clusters, per_cluster, accuracy, icc), per_cluster)
         miss = np.abs(mean - accuracy)
         with np.errstate(invalid="ignore", divide="ignore"):
             effect = np.where(naive > 0, clustered / naive, 1.0)
@@ -206,7 +206,7 @@ def wrong_unit(*, mode: str = "answers", units: int | None = None,
     n, values = units * per_unit, np.arange(per_unit + 1)
 
     def draw(rng: np.random.Generator, size: int) -> np.ndarray:
-        counts = _unit_counts(rng, size, units, per_unit, accuracy, icc)
+        counts = unit_counts(rng, size, units, per_unit, accuracy, icc)
         mean = counts.sum(axis=1) / n
         wrong = [stats.binom.ppf(q, n, mean) for q in (alpha / 2.0, 1.0 - alpha / 2.0)]
         shares = (counts[:, :, None] == values).mean(axis=1)

@@ -28,7 +28,7 @@ _STEP_TOLERANCE = 1e-10
 """Newton stops when no strength moves by more than this (in log-odds)."""
 
 
-def _wins_tables(pairs: np.ndarray, wins: np.ndarray, games: np.ndarray, m: int) -> np.ndarray:
+def wins_tables(pairs: np.ndarray, wins: np.ndarray, games: np.ndarray, m: int) -> np.ndarray:
     """(R, m, m) tables: entry [r, i, j] is i's wins over j (ties half) in resample r."""
     tables = np.zeros((wins.shape[0], m, m))
     tables[:, pairs[:, 0], pairs[:, 1]] = wins
@@ -36,7 +36,7 @@ def _wins_tables(pairs: np.ndarray, wins: np.ndarray, games: np.ndarray, m: int)
     return tables
 
 
-def _connected(tables: np.ndarray) -> np.ndarray:
+def all_connected(tables: np.ndarray) -> np.ndarray:
     """Per table: does every model reach every other through 'beat or tied' both ways?
 
     This is Zermelo's condition for the maximum likelihood ratings to exist (finite).
@@ -120,20 +120,20 @@ def fit(tables: np.ndarray) -> np.ndarray:
     return theta - theta.mean(axis=1, keepdims=True)
 
 
-def _fit_stack(tables: np.ndarray) -> np.ndarray:
+def fit_stack(tables: np.ndarray) -> np.ndarray:
     """Elo ratings of each table (nan rows where none exist), a memory-bounded slice at a time."""
     n_tables, m, _ = tables.shape
     out = np.full((n_tables, m), np.nan)
     step = max(1, _MAX_CELLS // (m * m))
     for start in range(0, n_tables, step):
         chunk = tables[start:start + step]
-        ok = _connected(chunk)
+        ok = all_connected(chunk)
         if ok.any():
             out[start:start + step][ok] = ELO_PER_LOG_ODDS * fit(chunk[ok])
     return out
 
 
-def _no_mle_message(table: np.ndarray, names: tuple[str, ...]) -> str:
+def no_mle_message(table: np.ndarray, names: tuple[str, ...]) -> str:
     """Name a group of models that no other model ever beat or tied (or never played)."""
     m = len(names)
     reach = np.eye(m, dtype=bool) | (table > 0)

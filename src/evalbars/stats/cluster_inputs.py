@@ -16,7 +16,7 @@ import numpy as np
 from ..core.errors import EvalbarsError
 
 
-def _scores(x: object, name: str, *, columns: bool = False) -> np.ndarray:
+def score_matrix(x: object, name: str, *, columns: bool = False) -> np.ndarray:
     """``x`` as an (n, m) float array of finite numbers (m = 1 unless ``columns``).
 
     A float array is used as is (a view, never written to), anything else converted."""
@@ -41,7 +41,7 @@ _DENSE_RANGE = 4
 """Integer labels spanning at most this many times n (+ 1024) are coded by offset."""
 
 
-def _labels(clusters: object, n: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def cluster_codes(clusters: object, n: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(code per item, items per cluster, distinct labels); codes follow the sorted labels.
 
     At least two clusters and no missing labels. Codes are ``0..G-1`` in the order of the
@@ -134,9 +134,9 @@ def _missing(values: list, missing: np.ndarray | None) -> None:
                         f"got {values[at]!r} at index {at}")
 
 
-def _pair(a: object, b: object) -> np.ndarray:
+def paired_differences(a: object, b: object) -> np.ndarray:
     """``b - a`` as an (n, 1) array, for equal-length validated scores."""
-    a_arr, b_arr = _scores(a, "a"), _scores(b, "b")
+    a_arr, b_arr = score_matrix(a, "a"), score_matrix(b, "b")
     if a_arr.shape[0] != b_arr.shape[0]:
         raise EvalbarsError(f"a and b must have the same length (one score per item, "
                             f"aligned); got {a_arr.shape[0]} and {b_arr.shape[0]}")

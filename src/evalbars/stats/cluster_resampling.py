@@ -26,7 +26,7 @@ import numpy as np
 from ..core.errors import EvalbarsError
 from ..core.types import TestResult
 from .checks import _n_resamples
-from .cluster_inputs import _labels, _pair, _scores
+from .cluster_inputs import cluster_codes, paired_differences, score_matrix
 from .permutation import flip_units
 from .resample import bootstrap_sums, sign_flip_sums
 
@@ -117,10 +117,10 @@ def cluster_bootstrap_means(
     >>> m.shape, sorted({round(float(v), 3) for v in m[:, 0]})[:3]
     ((1000, 1), [0.25, 0.417, 0.5])
     """
-    x_arr = _scores(x, "x", columns=True)
+    x_arr = score_matrix(x, "x", columns=True)
     n_resamples = _n_resamples(n_resamples)
     seed = _seed_sequence(seed, required=True)
-    codes, sizes, _ = _labels(clusters, x_arr.shape[0])
+    codes, sizes, _ = cluster_codes(clusters, x_arr.shape[0])
     sums = cluster_sums(x_arr, codes, sizes.size)
     totals = bootstrap_sums(np.column_stack([sums, sizes]), n_resamples=n_resamples,
                             seed=seed, progress=progress)
@@ -192,14 +192,14 @@ def cluster_sign_flip(
     >>> r.name, r.statistic, r.p_value, r.exact
     ('cluster-sign-flip', 0.4, 0.125, True)
     """
-    d = _pair(a, b)
+    d = paired_differences(a, b)
     n_resamples = _n_resamples(n_resamples)
     seed = _seed_sequence(seed, required=False)
-    codes, sizes, _ = _labels(clusters, d.shape[0])
+    codes, sizes, _ = cluster_codes(clusters, d.shape[0])
     totals = cluster_sums(d, codes, sizes.size)[:, 0]
 
     def null(stream: np.random.SeedSequence) -> np.ndarray:
-        both = cluster_sums(np.column_stack([_scores(a, "a"), _scores(b, "b")]), codes,
+        both = cluster_sums(np.column_stack([score_matrix(a, "a"), score_matrix(b, "b")]), codes,
                              sizes.size)
         sums = sign_flip_sums(both, n_resamples=n_resamples, seed=stream)
         return sums[:, 1] - sums[:, 0]

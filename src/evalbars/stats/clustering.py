@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.types import Interval
-from .cluster_inputs import _labels, _pair, _scores
+from .cluster_inputs import cluster_codes, paired_differences, score_matrix
 from .intervals import _level, _t
 
 __all__ = [
@@ -208,8 +208,8 @@ def clustered_se(x: object, clusters: object) -> ClusteredSE:
     >>> round(r.design_effect, 2), round(r.design_effect_approx, 2), round(r.effective_n, 1)
     (1.64, 1.6, 14.6)
     """
-    x_arr = _scores(x, "x")
-    codes, sizes, _ = _labels(clusters, x_arr.shape[0])
+    x_arr = score_matrix(x, "x")
+    codes, sizes, _ = cluster_codes(clusters, x_arr.shape[0])
     return _clustered(x_arr, codes, sizes)
 
 
@@ -242,8 +242,8 @@ def paired_clustered_se(a: object, b: object, clusters: object) -> ClusteredSE:
     >>> r.estimate, round(r.se, 4), round(r.se_naive, 4)
     (0.1875, 0.0625, 0.1008)
     """
-    d = _pair(a, b)
-    codes, sizes, _ = _labels(clusters, d.shape[0])
+    d = paired_differences(a, b)
+    codes, sizes, _ = cluster_codes(clusters, d.shape[0])
     return _clustered(d, codes, sizes)
 
 
@@ -349,7 +349,7 @@ def cluster_warnings(clusters: object) -> list[str]:
     the clustered interval is itself uncertain with only 5 clusters; 30 or more make it dependable
     cluster 'news' holds 60% of the items (6 of 10): the result leans heavily on it
     """
-    _, sizes, labels = _labels(clusters, None)
+    _, sizes, labels = cluster_codes(clusters, None)
     n, g = int(sizes.sum()), sizes.size
     out = []
     if g < MIN_CLUSTERS:

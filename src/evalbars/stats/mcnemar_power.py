@@ -11,7 +11,7 @@ MCNEMAR_TAIL = 1e-12
 computed power is at most this much below the exact value (never above it)."""
 
 
-def _mcnemar(n: int, disagreement: float, gap: float, alpha: float,
+def mcnemar_exact_power(n: int, disagreement: float, gap: float, alpha: float,
              alternative: str = "two-sided") -> float:
     """Exact McNemar power (validated inputs); see :func:`mcnemar_power`."""
     from scipy import stats  # imported when a plan is solved: a report never needs it
@@ -73,4 +73,4 @@ def mcnemar_power(n: int, *, disagreement: float, gap: float, alpha: float = 0.0
     alpha = _real(alpha, "alpha", "between 0 and 1 (exclusive)", lambda x: 0 < x < 1)
     d = _real(disagreement, "disagreement", "a fraction in (0, 1]", lambda x: 0 < x <= 1)
     gap = _real(gap, "gap", f"between 0 and the disagreement {d}", lambda x: 0 <= x <= d)
-    return _mcnemar(n, d, gap, alpha, check_alternative(alternative))
+    return mcnemar_exact_power(n, d, gap, alpha, check_alternative(alternative))

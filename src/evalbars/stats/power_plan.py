@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from ..core.errors import EvalbarsError
-from .mcnemar_power import _mcnemar
+from .mcnemar_power import mcnemar_exact_power
 from .power_checks import _count, _pct, _real
 from .power_z import required_delta, z_power
 from .tails import check_alternative
@@ -176,7 +176,7 @@ class _Plan:
     def power(self, n: float, gap: float) -> float:
         """Power of the plan's method at n questions (per model) and this gap."""
         if self.method == "mcnemar-exact":
-            return _mcnemar(int(n), self.disagreement, gap, self.alpha, self.alternative)
+            return mcnemar_exact_power(int(n), self.disagreement, gap, self.alpha, self.alternative)
         if self.method == "cohen-h":
             return z_power(self.cohen_h(gap) * math.sqrt(n / (2 * self.design_effect)),
                            self.alpha, self.alternative)

@@ -2,7 +2,7 @@
 two-file layouts, which any problem sends back to the in-memory reader.
 
 Each function raises :class:`Flawed` where :mod:`evalbars.io.validate` (or
-:func:`evalbars.io.answers._split_runs`) would raise: the caller then lets the in-memory
+:func:`evalbars.io.answers.split_runs`) would raise: the caller then lets the in-memory
 reader word the message, and uses its answer should it find nothing wrong.
 
 >>> systems(["a", "b"], np.array([0, 0, 1]), np.array([0, 1, 0]), ["10", "2"],
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..answers import _natural
+from ..answers import natural_key
 from ..validate import STRAY_SHARE
-from .assemble import _read_only, _sorted_codes
+from .assemble import read_only, sorted_codes
 
 
 class Flawed(Exception):
@@ -33,7 +33,7 @@ def systems(models: list[str], model_of: np.ndarray, run_codes: np.ndarray | Non
         raise Flawed
     width = len(run_values)
     order = sorted(sorted(range(width), key=lambda k: run_values[k]),
-                   key=lambda k: _natural(run_values[k]))
+                   key=lambda k: natural_key(run_values[k]))
     rank = np.empty(width, np.int64)
     rank[order] = np.arange(width)
     key = model_of * width + rank[run_codes]
@@ -64,7 +64,7 @@ def one_label(low: np.ndarray, high: np.ndarray, labels: list, item_of: np.ndarr
               n_items: int) -> np.ndarray:
     """Each item's label of a per-item role (None where no row gives one), from the least
     and greatest label codes of its rows; :class:`Flawed` where an item has two."""
-    names, rank = _sorted_codes(np.concatenate([low, high]), labels)
+    names, rank = sorted_codes(np.concatenate([low, high]), labels)
     low, high = np.split(rank, 2)
     lo = np.full(n_items, names.size, np.int64)
     hi = np.full(n_items, -1, np.int64)
@@ -103,8 +103,8 @@ def finish(got: dict, item_of: np.ndarray, system_of: np.ndarray, n_items: int,
     dropped = {m: int(c) - int(kept.sum()) for m, c in zip(names, scored.sum(axis=0))} \
         if intersect else None
     sums, sumsq, counts = per_cell(got["s"])[kept], per_cell(got["ss"])[kept], counts[kept]
-    return {"kept": kept, "models": tuple(names), "scores": _read_only(sums / counts),
+    return {"kept": kept, "models": tuple(names), "scores": read_only(sums / counts),
             "score_type": kind, "dropped": dropped,
-            "counts": _read_only(counts.astype(np.int64)), "sumsq": _read_only(sumsq),
+            "counts": read_only(counts.astype(np.int64)), "sumsq": read_only(sumsq),
             "runs": None if found[0][1] is None else tuple(found),
             "rows_reduced": int(mine.sum())}

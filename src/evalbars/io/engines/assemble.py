@@ -21,17 +21,17 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.errors import EvalbarsError
-from ..answers import _natural
-from ..cells import _str_array
+from ..answers import natural_key
+from ..cells import str_array
 from ..labels import ROLES, label_fields
 from ..columns import (
     ID_NAMES,
     SCORE_NAMES,
-    _auto_item,
-    _auto_model,
-    _distinct,
-    _named_once,
-    _resolve,
+    auto_item,
+    auto_model,
+    check_distinct,
+    named_once,
+    resolve_column,
     the_numeric_column,
 )
 from ..table import Table, name_list, short
@@ -47,24 +47,24 @@ _WIDE = ("the {engine} engine reads the long layout (one row per item and model:
 
 
 def _roles(table: Table, backend, item, model, score, labels, sample, run) -> dict:
-    """Resolve the columns as :func:`evalbars.io.layouts._long` does."""
-    label_cols = {role: _resolve(table, column, role) for role, column in labels.items()}
-    sample_col = _resolve(table, sample, "sample") if sample is not None else None
-    run_col = _resolve(table, run, "run") if run is not None else None
-    model_col = _resolve(table, model, "model") if model is not None else _auto_model(table)
+    """Resolve the columns as :func:`evalbars.io.layouts.long_layout` does."""
+    label_cols = {role: resolve_column(table, column, role) for role, column in labels.items()}
+    sample_col = resolve_column(table, sample, "sample") if sample is not None else None
+    run_col = resolve_column(table, run, "run") if run is not None else None
+    model_col = resolve_column(table, model, "model") if model is not None else auto_model(table)
     if model_col is None:
         raise EvalbarsError(_WIDE.format(engine=backend.name, label=table.label))
     extra = [c for c in (*label_cols.values(), sample_col, run_col) if c is not None]
-    item_col = _resolve(table, item, "item") if item is not None else None
+    item_col = resolve_column(table, item, "item") if item is not None else None
     taken = [model_col, *extra] + ([item_col] if item_col else [])
-    score_col = _resolve(table, score, "score") if score is not None else \
-        _named_once(table, SCORE_NAMES, taken, "scores", "score") or \
+    score_col = resolve_column(table, score, "score") if score is not None else \
+        named_once(table, SCORE_NAMES, taken, "scores", "score") or \
         _only_numeric(table, backend, taken)
     if item_col is None:
-        item_col = _auto_item(table, exclude=(model_col, score_col, *extra))
+        item_col = auto_item(table, exclude=(model_col, score_col, *extra))
     roles = {"item": item_col, "model": model_col, "score": score_col, **label_cols,
              "sample": sample_col, "run": run_col}
-    _distinct(table, roles)
+    check_distinct(table, roles)
     what = {"item": "item id", "model": "model name", "sample": "sample value",
             "run": "run label", **{role: f"{ROLES[role].one} label" for role in label_cols}}
     for role, name in roles.items():
@@ -93,7 +93,7 @@ def _only_numeric(table: Table, backend, exclude: list[str]) -> str:
     return the_numeric_column(table, numeric)
 
 
-def _labels(table, name: str) -> tuple[np.ndarray, list]:
+def arrow_labels(table, name: str) -> tuple[np.ndarray, list]:
     """A string column of the reduced table as codes into its distinct values (-1: null),
     encoded by Arrow: no Python string per row."""
     import pyarrow as pa
@@ -113,12 +113,12 @@ def _blank(codes: np.ndarray, values: list) -> bool:
     return bool((codes < 0).any() or np.isin(codes, empty).any())
 
 
-def _sorted_codes(codes: np.ndarray, values: list) -> tuple[np.ndarray, np.ndarray]:
+def sorted_codes(codes: np.ndarray, values: list) -> tuple[np.ndarray, np.ndarray]:
     """The distinct values among ``codes``, sorted (as the in-memory reader sorts ids), and
     each code's position among them."""
     present = np.flatnonzero(np.bincount(codes, minlength=len(values))) \
         if codes.size and codes.min() >= 0 else np.unique(codes)  # bincount: no sort
-    names = _str_array([values[k] for k in present.tolist()])
+    names = str_array([values[k] for k in present.tolist()])
     order = np.argsort(names, kind="stable")
     position = np.full(len(values), -1, np.int64)
     position[present[order]] = np.arange(present.size)
@@ -142,11 +142,11 @@ def reduce_in_engine(source, backend, *, item, model, score, models, score_type,
         reduced = backend.table(f"WITH canon AS ({canon}) "
                                 f"{reduction(roles, 'canon', backend.dialect, True)}", label)
     # encode the labels, take the counts and sums as NumPy arrays, and let the table go
-    model_codes, model_values = _labels(reduced, "model")
-    item_codes, item_values = _labels(reduced, "item")
-    run_codes, run_values = _labels(reduced, "run") if roles["run"] is not None else (None, [])
+    model_codes, model_values = arrow_labels(reduced, "model")
+    item_codes, item_values = arrow_labels(reduced, "item")
+    run_codes, run_values = arrow_labels(reduced, "run") if roles["run"] is not None else (None, [])
     label_codes = {role: ends(reduced, role) for role in labels}
-    got = {name: _numbers(reduced.column(name)) for name in reduced.column_names
+    got = {name: arrow_numbers(reduced.column(name)) for name in reduced.column_names
            if name not in ("model", "run", "item") and name not in LABEL_ENDS}
     del reduced
     got.setdefault("n_samples", got["n_rows"])
@@ -187,7 +187,7 @@ def reduce_in_engine(source, backend, *, item, model, score, models, score_type,
         checks.empty_label(ctx, "sample", "sample value")
     if odd.get("n_bad"):
         checks.bad_scores(ctx)
-    items, item_of = _sorted_codes(item_codes, item_values)
+    items, item_of = sorted_codes(item_codes, item_values)
     per_item = {role: _item_labels(ctx, role, codes, odd, items, item_of)
                 for role, codes in label_codes.items()}
     if odd.get("r_empty"):
@@ -229,7 +229,7 @@ def reduce_in_engine(source, backend, *, item, model, score, models, score_type,
     fmt = "dataframe" if source.fmt == "pandas" else source.fmt
     return dict(
         items=tuple(items[kept].tolist()), models=tuple(names),
-        scores=_read_only(sums / counts), score_type=kind, dropped=dropped,
+        scores=read_only(sums / counts), score_type=kind, dropped=dropped,
         source={"layout": "long", "format": fmt,
                 "columns": {**{k: roles[k] for k in ("item", "model", "score")},
                             "models": list(models), "cluster": roles.get("cluster"),
@@ -237,7 +237,7 @@ def reduce_in_engine(source, backend, *, item, model, score, models, score_type,
                 "inputs": source.inputs(), "n_items_read": len(items),
                 "engine": {"name": backend.name, "version": backend.version,
                            "rows_read": rows_read, "rows_reduced": int(keep.sum())}},
-        counts=_read_only(counts.astype(np.int64)), sumsq=_read_only(sumsq),
+        counts=read_only(counts.astype(np.int64)), sumsq=read_only(sumsq),
         **label_fields(per_item, label_cols_of(roles), kept),
         runs=None if roles["run"] is None else tuple(systems))
 
@@ -258,13 +258,13 @@ def pc_sum(table, name: str) -> int:
     return int(pc.sum(table.column(name)).as_py() or 0)
 
 
-def _read_only(array: np.ndarray) -> np.ndarray:
+def read_only(array: np.ndarray) -> np.ndarray:
     array = np.ascontiguousarray(array)
     array.setflags(write=False)
     return array
 
 
-def _numbers(column) -> np.ndarray:
+def arrow_numbers(column) -> np.ndarray:
     """A count or sum column as a NumPy array, nulls (sums of no answer) as 0."""
     import pyarrow.compute as pc
 
@@ -289,7 +289,7 @@ def ends(reduced, role: str) -> tuple[np.ndarray, np.ndarray, list]:
 
     both = pa.chunked_array(reduced.column(f"{role}_lo").chunks
                             + reduced.column(f"{role}_hi").chunks)
-    codes, values = _labels(pa.table({"c": both}), "c")
+    codes, values = arrow_labels(pa.table({"c": both}), "c")
     low, high = np.split(codes, 2)
     return low, high, values
 
@@ -300,7 +300,7 @@ def _item_labels(ctx, role: str, label_codes: tuple, odd: dict, items: np.ndarra
     if odd.get(f"{role}_empty"):
         checks.empty_label(ctx, role, f"{ROLES[role].one} label")
     low, high, values = label_codes
-    names, rank = _sorted_codes(np.concatenate([low, high]), values)
+    names, rank = sorted_codes(np.concatenate([low, high]), values)
     low, high = np.split(rank, 2)
     lo = np.full(len(items), names.size, np.int64)
     hi = np.full(len(items), -1, np.int64)
@@ -322,7 +322,7 @@ def _systems(model_of: np.ndarray, models: list[str], run_codes: np.ndarray | No
     pairs = np.unique(model_of * width + run_codes).tolist()
     systems = [(m, r) for j, m in enumerate(models)
                for r in sorted({run_values[p % width] for p in pairs if p // width == j},
-                               key=_natural)]
+                               key=natural_key)]
     names = [f"{m}@{r}" for m, r in systems]
     clash = sorted({name for name in names if names.count(name) > 1})
     if clash:
@@ -338,7 +338,7 @@ def _systems(model_of: np.ndarray, models: list[str], run_codes: np.ndarray | No
 
 def _score_type(ctx, names, systems, n, n01, nint, score_type: str) -> str:
     """Apply ``score_type`` to each system's answers, as
-    :func:`evalbars.io.validate._check_score_type` does; the type of them all."""
+    :func:`evalbars.io.validate.check_score_type` does; the type of them all."""
     all_binary = True
     for j, name in enumerate(names):
         if n01[j] == n[j]:

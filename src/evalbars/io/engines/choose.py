@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import EvalbarsError
-from ..columns import _auto_model
+from ..columns import auto_model
 from ..files import FORMATS
 from . import sources
 
@@ -73,7 +73,7 @@ def pick(data: Any, data2: Any, engine: str, spark: Any, model: str | None,
     if kind in ("duckdb", "arrow", "polars"):  # long: reduced in DuckDB; wide: in memory
         columns = data.column_names if kind == "arrow" else data.columns
         table = sources.header(sources.TABLE_LABELS[kind], kind, [str(c) for c in columns])
-        return "duckdb" if model is not None or _auto_model(table) is not None else "memory"
+        return "duckdb" if model is not None or auto_model(table) is not None else "memory"
     if data2 is not None:
         size = [sources.total_bytes(d) for d in (data, data2)]
         return "duckdb" if sample is not None and _has_duckdb() and \
@@ -102,7 +102,7 @@ def pick(data: Any, data2: Any, engine: str, spark: Any, model: str | None,
         backend = open_source(source)
     except EvalbarsError:
         return "memory"  # DuckDB cannot make it out: the in-memory reader says what is wrong
-    long = _auto_model(sources.header(source.label, source.fmt, backend.names)) is not None
+    long = auto_model(sources.header(source.label, source.fmt, backend.names)) is not None
     return "duckdb" if long or sample is not None else "memory"
 
 
@@ -191,9 +191,9 @@ def _reduce_two(engine: str, data: Any, data2: Any, spark: Any, memory: Callable
     from .two_files import reduce_two
 
     if engine == "duckdb":
-        from .duck import _module
+        from .duck import duckdb_module
 
-        _module()  # DuckDB missing: that is the error, not the files
+        duckdb_module()  # DuckDB missing: that is the error, not the files
     else:
         from . import spark as spark_engine
 
@@ -213,7 +213,7 @@ def _one_wide_file(source: sources.Source, backend: Any, model: str | None) -> b
     if model is not None or source.table is not None or source.remote or \
             source.label != repr(source.files[0]):  # a glob, even of one file
         return False
-    return _auto_model(sources.header(source.label, source.fmt, backend.names)) is None
+    return auto_model(sources.header(source.label, source.fmt, backend.names)) is None
 
 
 def _fields(scores: Any) -> dict:

@@ -53,7 +53,7 @@ def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def _module() -> Any:
+def duckdb_module() -> Any:
     try:
         import duckdb
     except ImportError:
@@ -79,7 +79,7 @@ class DuckBackend:
         self.src = SRC
 
     def _run(self, sql: str, label: str | None, relation: Any = None) -> Any:
-        duckdb = _module()
+        duckdb = duckdb_module()
         relation = self.relation if relation is None else relation
         try:
             if label is None or self.connection is None:
@@ -106,7 +106,7 @@ class DuckBackend:
             return relation.to_arrow_table() if label is None or self.connection is None \
                 else _with_progress(self.connection, relation.to_arrow_table, label,
                                     self.total_rows)
-        except _module().Error as exc:
+        except duckdb_module().Error as exc:
             raise ReadError(f"DuckDB could not read the input: "
                                 f"{' '.join(str(exc).split())}") from None
 
@@ -163,7 +163,7 @@ def _with_progress(connection: Any, work: Any, label: str, total: int | None) ->
 
 def open_source(source: Source) -> DuckBackend:
     """A :class:`DuckBackend` reading ``source`` (files, a glob, a URL or a table)."""
-    duckdb = _module()
+    duckdb = duckdb_module()
     if source.fmt == "duckdb":
         relation = source.table.query(
             SRC, f"SELECT *, 0 AS __file, row_number() OVER () - 1 AS __row FROM {SRC}")

@@ -23,8 +23,8 @@ import io
 
 from ...core.errors import EvalbarsError
 from ..files import read
-from ..table import _check_names, short
-from ..text_files import _CSV_FIELD_LIMIT
+from ..table import check_column_names, short
+from ..text_files import CSV_FIELD_LIMIT
 
 
 class _Unreadable(Exception):
@@ -33,7 +33,7 @@ class _Unreadable(Exception):
 
 def _csv_header(path: str) -> tuple[list[str], int] | None:
     """The first record of a CSV file and its line (None for a file of blank lines)."""
-    limit = csv.field_size_limit(_CSV_FIELD_LIMIT)
+    limit = csv.field_size_limit(CSV_FIELD_LIMIT)
     try:
         with open(path, "rb") as raw, io.TextIOWrapper(raw, encoding="utf-8-sig",
                                                        newline="") as fh:
@@ -68,7 +68,7 @@ def check_names(fmt: str, files: list[str]) -> None:
                     f"the header of {path!r} is a single column {short(header[0])}: the file "
                     f"does not look comma-separated (evalbars reads CSV with ',' between "
                     f"fields)")
-            _check_names(header, f"the header (line {line}) of {path!r}")
+            check_column_names(header, f"the header (line {line}) of {path!r}")
         elif fmt == "parquet":
             try:
                 import pyarrow.parquet as pq
@@ -76,7 +76,7 @@ def check_names(fmt: str, files: list[str]) -> None:
                 names = [str(n) for n in pq.ParquetFile(path).schema_arrow.names]
             except Exception:  # not Parquet, or no pyarrow: the engine names the problem
                 continue
-            _check_names(names, f"the schema of {path!r}")
+            check_column_names(names, f"the schema of {path!r}")
 
 
 def no_rows(source) -> EvalbarsError:

@@ -21,7 +21,7 @@ import io
 from typing import Iterable
 
 from ..table import MAX_LISTED
-from ..text_files import _CSV_FIELD_LIMIT
+from ..text_files import CSV_FIELD_LIMIT
 
 
 def counted(nums: list[int], total: int, positions: bool) -> str:
@@ -45,7 +45,7 @@ def lines_of(path: str, fmt: str, ordinals: Iterable[int]) -> dict[int, int]:
     with open(path, "rb") as raw, io.TextIOWrapper(raw, encoding="utf-8-sig",
                                                    newline="") as fh:
         if fmt == "csv":
-            limit = csv.field_size_limit(_CSV_FIELD_LIMIT)
+            limit = csv.field_size_limit(CSV_FIELD_LIMIT)
             try:
                 reader = csv.reader(fh)
                 prev, record = 0, -1  # the header is record -1

@@ -2,7 +2,7 @@
 
 Each file is reduced on its own, as a long table of one model (an item column, a score
 column named like one, the per-item label, sample and run columns where the file has them), and
-the two reduced tables are aligned by item id as :func:`evalbars.io.layouts._two_files`
+the two reduced tables are aligned by item id as :func:`evalbars.io.layouts.two_files_layout`
 aligns the files. As for the wide layout (:mod:`~evalbars.io.engines.wide`), the checks
 are counts of the reduction, and on the first sign of a problem (a repeated id, a missing
 or bad score, items one file lacks, ...) the in-memory reader reads both files and its
@@ -31,10 +31,10 @@ from typing import Any
 import numpy as np
 
 from ...core.errors import EvalbarsError
-from ..columns import SCORE_NAMES, _auto_item, _distinct, _named_once, _resolve
+from ..columns import SCORE_NAMES, auto_item, check_distinct, named_once, resolve_column
 from ..labels import label_fields
 from .aligned import Flawed, finish, one_label, systems
-from .assemble import LABEL_ENDS, _labels, _numbers, _sorted_codes, ends
+from .assemble import LABEL_ENDS, arrow_labels, arrow_numbers, sorted_codes, ends
 from .sources import header
 from .sql import canonical, reduction
 
@@ -46,14 +46,14 @@ def _file_roles(table, backend, item, score, labels, sample, run, one_name) -> d
     extra = [c for c in (*mine.values(), sample_col, run) if c is not None]
     if one_name and item not in table.names:
         raise Flawed
-    item_col = _resolve(table, item, "item") if item is not None else _auto_item(table, extra)
-    score_col = _resolve(table, score, "score") if score is not None else \
-        _named_once(table, SCORE_NAMES, [item_col, *extra], "scores", "score")
+    item_col = resolve_column(table, item, "item") if item is not None else auto_item(table, extra)
+    score_col = resolve_column(table, score, "score") if score is not None else \
+        named_once(table, SCORE_NAMES, [item_col, *extra], "scores", "score")
     if score_col is None:
         raise Flawed  # the only numeric column: the in-memory reader finds it
     roles = {"item": item_col, "model": None, "score": score_col, **mine,
              "sample": sample_col, "run": run}
-    _distinct(table, roles)
+    check_distinct(table, roles)
     for role, name in roles.items():
         kind = None if name is None else backend.kinds[name]
         if kind is not None and (kind == "other" or role != "score" and kind not in ("text",
@@ -68,7 +68,7 @@ def _reduce_file(source, backend, roles: dict) -> tuple[dict, Any]:
     reduced = backend.table(
         f"WITH canon AS ({canon}) {reduction(roles, 'canon', backend.dialect, exact=True)}",
         label=f"reading {source.label} with {backend.name}")
-    got = {name: _numbers(reduced.column(name)) for name in reduced.column_names
+    got = {name: arrow_numbers(reduced.column(name)) for name in reduced.column_names
            if name not in ("model", "run", "item") and name not in LABEL_ENDS}
     got.setdefault("n_samples", got["n_rows"])
     once = roles["sample"] is None and roles["run"] is None
@@ -105,14 +105,14 @@ def _reduce(sources, backends, item, score, models, score_type, intersect, label
     parts = [_reduce_file(s, b, r) for s, b, r in zip(sources, backends, roles)]
     got = {k: np.concatenate([g[k] for g, _ in parts]) for k in ("n_rows", "n", "s", "ss",
                                                                 "n01", "nint", "n_empty")}
-    per_file_ids = [_labels(reduced, "item") for _, reduced in parts]
+    per_file_ids = [arrow_labels(reduced, "item") for _, reduced in parts]
     offset = len(per_file_ids[0][1])
     if any((codes < 0).any() or "" in values for codes, values in per_file_ids):
         raise Flawed
     item_values, item_codes = _merged(
         per_file_ids[0][1] + per_file_ids[1][1],
         np.concatenate([per_file_ids[0][0], per_file_ids[1][0] + offset]))
-    ids, item_of = _sorted_codes(item_codes, item_values)
+    ids, item_of = sorted_codes(item_codes, item_values)
     model_of = np.repeat([0, 1], [len(per_file_ids[0][0]), len(per_file_ids[1][0])])
     per_item = {}
     for role in labels:
@@ -130,7 +130,7 @@ def _reduce(sources, backends, item, score, models, score_type, intersect, label
         per_item[role] = one_label(low, high, values, np.concatenate(mine), len(ids))
     run_codes, run_values = None, []
     if run is not None:
-        runs = [_labels(reduced, "run") for _, reduced in parts]
+        runs = [arrow_labels(reduced, "run") for _, reduced in parts]
         run_values = runs[0][1] + runs[1][1]
         run_codes = np.concatenate([runs[0][0], runs[1][0] + len(runs[0][1])])
         run_values, run_codes = _merged(run_values, run_codes)

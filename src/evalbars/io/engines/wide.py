@@ -1,6 +1,6 @@
 """The wide layout (an id column, one score column per model) read and reduced by DuckDB.
 
-:func:`reduce_wide` finds the model columns as :func:`evalbars.io.layouts._wide` does (the
+:func:`reduce_wide` finds the model columns as :func:`evalbars.io.layouts.wide_layout` does (the
 columns left besides the item, cluster, sample, run and id-like ones whose cells are all
 numbers), unpivots them in SQL into the canonical long table (one row per score cell) and
 reduces it per (model, run, item) in the one pass of :mod:`evalbars.io.engines.sql`. The
@@ -27,11 +27,11 @@ from typing import Any
 import numpy as np
 
 from ...core.errors import EvalbarsError
-from ..columns import ID_NAMES, _auto_item, _distinct, _resolve
-from ..validate import _check_model_count
+from ..columns import ID_NAMES, auto_item, check_distinct, resolve_column
+from ..validate import check_model_count
 from ..labels import ROLES, label_fields
 from .aligned import Flawed, finish, one_label, systems
-from .assemble import LABEL_ENDS, _labels, _numbers, _sorted_codes, ends, label_cols_of
+from .assemble import LABEL_ENDS, arrow_labels, arrow_numbers, sorted_codes, ends, label_cols_of
 from .sources import header
 from .sql import BAD, EMPTY, reduction, score_status, score_value
 
@@ -83,14 +83,14 @@ def _canonical(roles: dict, columns: list[str], kinds: dict, dialect, src: str) 
 
 def _roles(table, item, models, labels, sample, run) -> dict:
     """Resolve the columns as :func:`evalbars.io.ingest.load` and ``_wide`` do."""
-    label_cols = {role: _resolve(table, column, role) for role, column in labels.items()}
-    sample_col = _resolve(table, sample, "sample") if sample is not None else None
-    run_col = _resolve(table, run, "run") if run is not None else None
+    label_cols = {role: resolve_column(table, column, role) for role, column in labels.items()}
+    sample_col = resolve_column(table, sample, "sample") if sample is not None else None
+    run_col = resolve_column(table, run, "run") if run is not None else None
     extra = [c for c in (*label_cols.values(), sample_col, run_col) if c is not None]
-    item_col = _resolve(table, item, "item") if item is not None else _auto_item(table, extra)
+    item_col = resolve_column(table, item, "item") if item is not None else auto_item(table, extra)
     roles = {"item": item_col, **label_cols, "sample": sample_col, "run": run_col}
-    _distinct(table, roles)
-    _check_model_count(table, models, roles)
+    check_distinct(table, roles)
+    check_model_count(table, models, roles)
     return roles
 
 
@@ -107,11 +107,11 @@ def _reduce(source, backend, item, models, score_type, intersect, labels, sample
     reduced = backend.table(f"WITH canon AS ({canon}) "
                             f"{reduction(sql_roles, 'canon', backend.dialect, exact=True)}",
                             label=f"reading {source.label} with {backend.name}")
-    model_codes, model_values = _labels(reduced, "model")
-    item_codes, item_values = _labels(reduced, "item")
-    run_codes, run_values = _labels(reduced, "run") if roles["run"] else (None, [])
+    model_codes, model_values = arrow_labels(reduced, "model")
+    item_codes, item_values = arrow_labels(reduced, "item")
+    run_codes, run_values = arrow_labels(reduced, "run") if roles["run"] else (None, [])
     label_codes = {role: ends(reduced, role) for role in labels}
-    got = {name: _numbers(reduced.column(name)) for name in reduced.column_names
+    got = {name: arrow_numbers(reduced.column(name)) for name in reduced.column_names
            if name not in ("model", "run", "item") and name not in LABEL_ENDS}
     del reduced
     got.setdefault("n_samples", got["n_rows"])
@@ -121,7 +121,7 @@ def _reduce(source, backend, item, models, score_type, intersect, labels, sample
         raise Flawed
     index = {m: j for j, m in enumerate(columns)}
     model_of = np.array([index[v] for v in model_values], np.int64)[model_codes]
-    items, item_of = _sorted_codes(item_codes, item_values)
+    items, item_of = sorted_codes(item_codes, item_values)
     per_item = {role: one_label(*codes, item_of, len(items))
                 for role, codes in label_codes.items()}
     found, system_of = systems(columns, model_of, run_codes, run_values, got["n"] > 0)

@@ -6,7 +6,7 @@ files read (a line, a zip entry, an array index, a query). Answers that carry no
 (null, NaN, a missing scorer, an errored sample) are not rows: they are counted per model
 with their ids in :attr:`Answers.unscored`, and the report says so. :meth:`Answers.table`
 hands the rows to the one validation and alignment path every table goes through
-(:func:`evalbars.io.ingest._from_answers`), as a :class:`~evalbars.io.table.Table` whose error
+(:func:`evalbars.io.log_answers.read_logs`), as a :class:`~evalbars.io.table.Table` whose error
 messages name those places.
 """
 from __future__ import annotations
