@@ -130,8 +130,8 @@ def pair_spec(accuracy: float, gap: float, disagreement: float | None,
     """Check the settings of a paired simulation and return its cell probabilities.
 
     ``P(A only) = (D - gap) / 2``, ``P(B only) = (D + gap) / 2``,
-    ``P(both) = accuracy - P(A only)`` and ``P(neither) = 1 - P(both) - D`` (seed 000's
-    fake_pair). Give ``disagreement`` or ``correlation``, not both; with neither,
+    ``P(both) = accuracy - P(A only)`` and ``P(neither) = 1 - P(both) - D`` (the four cells
+    of a paired 2x2 table with disagreement rate D). Give ``disagreement`` or ``correlation``, not both; with neither,
     ``disagreement`` is 0.10.
     """
     accuracy = check_fraction(accuracy, "accuracy")

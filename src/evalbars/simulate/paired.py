@@ -61,7 +61,7 @@ def fake_pair(*, n: int = 500, accuracy: float = 0.70, gap: float = 0.025,
 
     Notes
     -----
-    Each question falls independently in one of four cells (seed 000's fake_pair):
+    Each question falls independently in one of four cells of the paired 2x2 table:
     ``P(A only) = (D - gap) / 2``, ``P(B only) = (D + gap) / 2``,
     ``P(both) = accuracy - P(A only)``, ``P(neither) = 1 - P(both) - D``.
 

@@ -24,8 +24,8 @@ MODES = {
     "clusters": {"units": 50, "per_unit": 10, "icc": 0.2,
                  "wrong_unit": "question", "right_unit": "cluster"},
 }
-""":func:`wrong_unit` modes: K sampled answers per question (seed 000 "Break It" 3:
-100 questions x 5 answers, Var(p_i) = 0.05 at 70%, so icc = 0.05 / 0.21), or questions
+""":func:`wrong_unit` modes: K sampled answers per question (100 questions x 5 answers,
+Var(p_i) = 0.05 at 70%, so icc = 0.05 / 0.21), or questions
 in clusters (50 documents x 10 questions, icc 0.2)."""
 
 
@@ -90,7 +90,7 @@ def clustering(*, clusters: int = 50, per_cluster: int = 10, accuracy: float = 0
     Notes
     -----
     Naive: ``mean ± z sd / sqrt(n)`` over all n questions (sd with ddof=1).
-    Clustered (seed 000, CR0, no small-sample correction)::
+    Clustered (CR0, no small-sample correction; Cameron & Miller 2015)::
 
         SE = sqrt(sum over clusters c of (sum over i in c of (x_i - mean))²) / n
 

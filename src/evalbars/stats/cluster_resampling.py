@@ -176,8 +176,8 @@ def cluster_sign_flip(
     O(2**(m/2)) in time and memory after one O(n) pass for the cluster totals: 20
     clusters of 10,000 items take about a millisecond (benchmarks/bench_clustered.py).
 
-    Validated: enumeration equals brute force over all sign patterns; on seed 002's
-    cookbook data (20 topics, 16 with a nonzero total) p = 1158 / 2**16 = 0.017670,
+    Validated: enumeration equals brute force over all sign patterns; on
+    examples/cookbook_topics.csv (20 topics, 16 with a nonzero total) p = 1158 / 2**16 = 0.017670,
     as ``scipy.stats.permutation_test`` with ``n_resamples=inf`` on the topic totals;
     Monte Carlo lies within a few ``mc_error`` of the exact p (tests/stats/test_clustering.py).
 

@@ -170,7 +170,8 @@ def clustered_se(x: object, clusters: object) -> ClusteredSE:
     With ``n`` items in ``G`` clusters, cluster ``c`` holding ``n_c`` items with sum
     ``S_c`` and mean ``x̄_c``, and ``x̄`` the overall mean:
 
-    - ``se_cr0 = sqrt(sum_c (S_c - n_c x̄)²) / n``, seed 000's formula: the residuals are
+    - ``se_cr0 = sqrt(sum_c (S_c - n_c x̄)²) / n`` (Miller 2024, arXiv:2411.00640; Cameron
+      & Miller 2015, "A Practitioner's Guide to Cluster-Robust Inference"): the residuals are
       summed inside each cluster first. One item per cluster gives ``sd/sqrt(n)`` with
       ddof 0.
     - ``se = sqrt(G/(G-1) · (n-1)/(n-K)) · se_cr0`` with ``K = 1`` (intercept only), so
@@ -188,8 +189,8 @@ def clustered_se(x: object, clusters: object) -> ClusteredSE:
       worth as independent ones.
 
     Validated against statsmodels ``OLS(x, ones).fit(cov_type="cluster")`` on data with
-    unequal cluster sizes (``se``), the closed form above on the cookbook data (CR0
-    0.04862 and 0.04522, EXPECTED.md) and ``scipy.stats.f_oneway`` (``icc``). The sums
+    unequal cluster sizes (``se``), the closed form above on examples/cookbook_topics.csv
+    (CR0 0.04862 and 0.04522) and ``scipy.stats.f_oneway`` (``icc``). The sums
     ``S_c - n_c x̄`` are taken over residuals, as statsmodels does; the ICC's sums of
     squares come from per-cluster sums of squared residuals (:func:`_clustered` bounds
     the rounding). Two ``np.bincount`` passes and no sort: on 1,000,000 items in 10,000
@@ -231,8 +232,8 @@ def paired_clustered_se(a: object, b: object, clusters: object) -> ClusteredSE:
     Notes
     -----
     :func:`clustered_se` applied to ``d``: both models answered the same clusters, so the
-    clusters' totals of ``d`` are the independent units. Validated on the cookbook data:
-    CR0 SE of the delta 0.03426 (EXPECTED.md).
+    clusters' totals of ``d`` are the independent units. Validated on
+    examples/cookbook_topics.csv: CR0 SE of the delta 0.03426 (tests/stats/test_clustering.py).
 
     Examples
     --------

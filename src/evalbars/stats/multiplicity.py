@@ -1,8 +1,8 @@
 """Multiple comparisons: adjust p-values when many tests are read together.
 
 One test at the 5% level has a 1 in 20 chance of a false alarm; twenty independent
-tests of equal models give at least one with probability 1 - 0.95^20 = 64% (seed 000,
-"Many tries and the winner's curse"), and a leaderboard of 20 models has 190 pairs.
+tests of equal models give at least one with probability 1 - 0.95^20 = 64%, and a
+leaderboard of 20 models has 190 pairs.
 Adjusted p-values let every test be read at the usual level while controlling the
 error rate of the whole family:
 

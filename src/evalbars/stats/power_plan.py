@@ -54,7 +54,8 @@ def sampled_variance(*, between_variance: float, within_variance: float,
     Notes
     -----
     ``between_variance + within_variance / samples``: the law of total variance with the
-    K answers to a question independent given the question (seed 000, "Two kinds of noise").
+    K answers to a question independent given the question (Miller 2024, "Adding Error Bars
+    to Evals", arXiv:2411.00640).
 
     Examples
     --------

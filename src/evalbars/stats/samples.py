@@ -1,7 +1,8 @@
 """Two kinds of noise: which questions, and which sampled answer.
 
 When a model answers each question several times (temperature > 0, several epochs), the
-variance of the mean score splits in two (seed 000, "Two kinds of noise"; Miller 2024):
+variance of the mean score splits in two (the law of total variance; Miller 2024, "Adding
+Error Bars to Evals", arXiv:2411.00640):
 
     Var(score) = [ Var_i(p_i)  +  mean_i(sigma_i^2) / K ] / n
                    question noise   sampling noise, shrinks with K answers per question
@@ -129,7 +130,7 @@ def variance_split(means, counts, sumsq, *, binary: bool) -> VarianceSplit:
     more than explains the spread. Then ``se = sqrt((between + mean_i(s_i^2 / K_i)) / n)``
     (equal to the ordinary standard error of the ``pbar_i`` unless truncated), and for K'
     answers each ``sqrt(power.sampled_variance(between, within, K') / n)``; the floor is
-    ``K' = inf``. Validated against seed 000's worked example and
+    ``K' = inf``. Validated against a worked example computed by hand and
     :func:`evalbars.analyses.power.sampled_se` (tests/stats/test_samples.py).
 
     Examples

@@ -2,7 +2,7 @@
 
 Every paired test compares model B with model A on the same questions through the
 differences ``d = b - a``. ``alternative`` says which departure from "no difference" the
-question is about, in the words of scipy and DESIGN.md:
+question is about, in the words of scipy (``scipy.stats.ttest_rel(..., alternative=)``):
 
 - ``"two-sided"``: B differs from A, either way (the default);
 - ``"greater"``: B is better than A (the gap ``b - a`` is above 0);
