@@ -522,3 +522,14 @@ def test_a_label_only_the_analyses_that_use_it_take(name, cookbook_path):
             continue
         with pytest.raises(EvalbarsError, match=f"^unknown keyword argument {option}="):
             function(cookbook_path, **required, **{option: "topic_id"})
+
+
+def test_the_io_face_lists_what_reading_offers():
+    import evalbars.io as io
+    from evalbars.io.ingest import load
+    from evalbars.io.labels import ItemLabels
+    assert io.load is load and io.ItemLabels is ItemLabels and "load" in dir(io)
+    for name in io.__all__:
+        assert getattr(io, name) is not None, name
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+        io.nothing  # noqa: B018

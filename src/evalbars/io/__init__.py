@@ -20,5 +20,36 @@ The pipeline, in the order the data flows (each stage imports only the ones befo
    every analysis accepts; :mod:`~evalbars.io.completion_order`, the order in which
    results came in (for the monitor); :mod:`~evalbars.io.strata`, strata and weights.
 
+The public names (``evalbars.io.load``, ``ItemScores``, ``ItemLabels``, ...) are listed in
+``__all__`` and imported on first use.
+
 May import: :mod:`evalbars.core`. Never stats, analyses, report or cli.
 """
+from __future__ import annotations
+
+_PUBLIC = {
+    "load": "ingest", "ItemScores": "item_scores", "ItemLabels": "labels",
+    "Arrival": "labels", "ROLES": "labels", "SCORE_TYPES": "arguments",
+    "INPUT_FORMATS": "ingest", "ID_NAMES": "columns", "SCORE_NAMES": "columns",
+    "completion_order": "completion_order", "CompletionOrder": "completion_order",
+    "strata_of": "strata", "check_nested": "strata", "read_weights": "strata",
+    "read_scores": "inputs", "LOAD_OPTIONS": "inputs",
+}
+"""The public face of reading: each name and the module that defines it, imported on
+first use (``import evalbars.io`` stays light)."""
+
+__all__ = sorted(_PUBLIC)
+
+
+def __getattr__(name: str):
+    import importlib
+
+    if name not in _PUBLIC:
+        raise AttributeError(f"module 'evalbars.io' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_PUBLIC[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
