@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import doctest
 import hashlib
+import inspect
 import json
 from pathlib import Path
 
@@ -18,8 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ingest_helpers import error, write
 
+import evalbars
+from evalbars.cli import main
 from evalbars.core.errors import EvalbarsError
-from evalbars.io import ingest
+from evalbars.io import ingest, logs
 from evalbars.io.ingest import ItemScores, load
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -1369,3 +1372,46 @@ def test_error_run_must_be_a_column_name(tmp_path):
 def test_error_run_with_a_harness_log():
     message = error("tests/data/logs/helm/suite_v1", run="seed")
     assert message.startswith("run= names a column of a table, but the input is a helm log")
+
+
+@pytest.mark.parametrize("command", ["compare", "ci", "leaderboard"])
+def test_model_with_two_files_suggests_no_flag_the_command_lacks(tmp_path, capsys, command):
+    """compare has no --models: the hint was '(--models)' for every command."""
+    a, b = tmp_path / "v6.csv", tmp_path / "v7.csv"
+    a.write_text("id,score\nq1,1\nq2,0\nq3,1\n")
+    b.write_text("id,score\nq1,0\nq2,0\nq3,1\n")
+    assert main([command, str(a), str(b), "--model", "m"]) == 2
+    err = capsys.readouterr().err
+    assert "--models" not in err and err.count("\n") == 1
+    assert "two inputs hold one model each, named after their files: leave model= out" in err
+
+
+def test_a_folder_with_no_log_points_to_the_list_of_formats(tmp_path):
+    (tmp_path / "notes.txt").write_text("nothing to read\n")
+    with pytest.raises(EvalbarsError) as error:
+        evalbars.load(tmp_path)
+    message = str(error.value)
+    assert "holds no harness log of a format evalbars reads (docs/logs.md lists them)" in \
+        message
+    assert "lm-eval, inspect or HELM" not in message
+
+
+def test_loads_docstring_names_no_partial_list_of_formats():
+    """input_format listed six of the eleven log formats: it now points to INPUT_FORMATS."""
+    doc = inspect.getdoc(evalbars.load)
+    assert ":data:`INPUT_FORMATS`" in doc and ":data:`evalbars.io.logs.FORMATS`" in doc
+    assert '"helm", "trec"}' not in doc
+    assert set(logs.FORMATS) < set(evalbars.io.ingest.INPUT_FORMATS)
+
+
+def test_two_files_of_runs_sharing_no_id_are_one_line_naming_each_file(tmp_path):
+    """Two files holding several runs each, with no id in common: the error names each
+    file once (it used to raise IndexError: the item columns are per file, not per run)."""
+    (tmp_path / "a.csv").write_text("id,run,score\nq1,r1,1\nq1,r2,0\n")
+    (tmp_path / "b.csv").write_text("id,run,score\nq9,r1,1\nq9,r2,0\n")
+    with pytest.raises(EvalbarsError) as caught:
+        evalbars.load(str(tmp_path / "a.csv"), str(tmp_path / "b.csv"), run="run")
+    message = str(caught.value)
+    assert message.startswith("the two files share no item id: ")
+    assert message.count("a.csv' has 'q1' (column 'id')") == 1
+    assert message.count("b.csv' has 'q9' (column 'id')") == 1
