@@ -5,6 +5,7 @@ statsmodels, R), compared with a tolerance of half the last digit shown there.
 """
 import csv
 import inspect
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -533,3 +534,16 @@ def test_the_io_face_lists_what_reading_offers():
         assert getattr(io, name) is not None, name
     with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
         io.nothing  # noqa: B018
+
+
+def test_the_stats_face_lists_public_functions_each_from_its_module():
+    import evalbars.stats as stats
+    from evalbars.stats.mcnemar import mcnemar_exact
+    assert stats.mcnemar_exact is mcnemar_exact and len(stats.__all__) >= 40
+    modules = {path.stem for path in Path(stats.__file__).parent.glob("*.py")}
+    assert not set(stats.__all__) & modules  # a name of the face would hide a module
+    for name in stats.__all__:
+        value = getattr(stats, name)
+        assert not name.startswith("_") and value.__module__.startswith("evalbars.stats."), name
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+        stats.nothing  # noqa: B018

@@ -21,5 +21,57 @@
 - :mod:`~evalbars.stats.exact_coverage`: the exact coverage of 0/1 intervals, which the
   caveats quote and the calibration study tabulates.
 
+The public functions are listed in ``__all__`` (``from evalbars.stats import
+mcnemar_exact``) and imported on first use.
+
 May import: :mod:`evalbars.core`. Never io, analyses, report or cli.
 """
+from __future__ import annotations
+
+_PUBLIC = {
+    "intervals": ["binomial_interval", "mean_interval", "paired_interval"],
+    "bootstrap": ["bootstrap_means", "percentile_interval", "bca_interval"],
+    "resample": ["bootstrap_sums", "sign_flip_sums"],
+    "mcnemar": ["mcnemar_exact", "mcnemar_chi2", "mcnemar_midp"],
+    "significance": ["sign_test", "paired_t", "paired_test"],
+    "permutation": ["sign_flip"],
+    "signed_rank": ["wilcoxon"],
+    "clustering": ["ClusteredSE", "clustered_se", "paired_clustered_se", "cluster_interval",
+                   "paired_cluster_interval"],
+    "cluster_resampling": ["cluster_bootstrap_means", "cluster_sign_flip"],
+    "samples": ["VarianceSplit", "variance_split"],
+    "pass_at_k": ["pass_hat_k"],
+    "power_z": ["z_power", "required_delta"],
+    "power_plan": ["sampled_se", "sampled_variance"],
+    "multiplicity": ["adjust", "familywise_error"],
+    "ranks": ["rank_uncertainty"],
+    "equivalence": ["Equivalence", "paired_equivalence", "interval_equivalence"],
+    "sequential": ["SequencePath", "gap_sequence", "fixed_n_half_width"],
+    "betting": ["betting_sequence"],
+    "strata": ["StratifiedMean", "stratified_mean", "stratified_gap", "stratified_interval"],
+    "strata_resampling": ["stratified_bootstrap_interval"],
+    "strata_tests": ["stratified_sign_flip", "stratified_mcnemar_exact",
+                     "stratified_mantel_haenszel"],
+    "exact_coverage": ["binomial_coverage"],
+}
+"""The public face of the statistics, by module: ``from evalbars.stats import
+mcnemar_exact``. Each name is imported on first use, so ``import evalbars.stats`` stays
+light. A function named as its module (``pass_at_k``, ``equivalence``, ``mcnemar_power``)
+stays in the module: its name here is the module's."""
+
+_HOME = {name: module for module, names in _PUBLIC.items() for name in names}
+__all__ = sorted(_HOME)
+
+
+def __getattr__(name: str):
+    import importlib
+
+    if name not in _HOME:
+        raise AttributeError(f"module 'evalbars.stats' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
