@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import EvalbarsError
+from .messages import empty_label
 from .table import MAX_LISTED, Column, Table, not_unicode, short, surrogate
 
 MAX_ABS_SCORE = 1e100
@@ -253,9 +254,7 @@ def check_labels(table: Table, name: str, what: str, rows: np.ndarray | None = N
         empty = empty[np.isin(empty, rows)]
         bad = bad[np.isin(bad, rows)]
     if empty.size:
-        raise EvalbarsError(
-            f"empty {what} in column {name!r} {table.at(empty)}; every row needs one"
-        )
+        raise empty_label(what, name, table.at(empty))
     if bad.size:
         col = table.column(name)
         first = bad[np.argsort(table.numbers(bad), kind="stable")[:MAX_LISTED]]

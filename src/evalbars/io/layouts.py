@@ -25,12 +25,10 @@ from .cells import (
     str_array,
 )
 from .columns import ID_NAMES, auto_item, auto_score, check_distinct, resolve_column
+from .messages import SAMPLE_HINT, repeated_pairs
 from .table import MAX_LISTED, Table, name_list, short
 from .validate import CHOOSE_MODELS, check_model_count, item_labels
 
-_SAMPLE_HINT = ("pass sample= (--sample COL) if these are several sampled answers per "
-                "question, or run= (evalbars seeds --run COL) if they come from several "
-                "training runs")
 _MODELS_HINT = f"; or name the model columns ({CHOOSE_MODELS})"
 
 
@@ -157,7 +155,7 @@ def _check_unique_ids(
     ids: np.ndarray,
     order: np.ndarray,
     sorted_ids: np.ndarray | None = None,
-    hint: str = _SAMPLE_HINT,
+    hint: str = SAMPLE_HINT,
 ) -> None:
     """Raise when a wide or single-model column repeats an id (``ids[order]`` is sorted)."""
     starts, stops = equal_runs(ids[order] if sorted_ids is None else sorted_ids)
@@ -262,15 +260,9 @@ def _duplicate_pairs(table: Table, ids: np.ndarray, key: np.ndarray, rows: np.nd
     starts, stops = equal_runs(key[order])
     pairs = [(order[a], rows[order[a:b]]) for a, b in zip(starts, stops)]
     pairs.sort(key=lambda pair: min(table.numbers(pair[1])))
-    shown = "; ".join(
-        f"item {short(str(ids[k]))} model {short(models[model_of_row[k]])} at {table.where(g)}"
-        for k, g in pairs[:MAX_LISTED]
-    )
-    more = f" (and {len(pairs) - MAX_LISTED} more)" if len(pairs) > MAX_LISTED else ""
-    raise EvalbarsError(
-        f"{len(pairs)} (item, model) pair{'s have' if len(pairs) > 1 else ' has'} more "
-        f"than one row in {table.label}: {shown}{more}; each model must have one row "
-        f"per item ({_SAMPLE_HINT})")
+    said = [f"item {short(str(ids[k]))} model {short(models[model_of_row[k]])} at "
+            f"{table.where(g)}" for k, g in pairs[:MAX_LISTED]]
+    raise repeated_pairs(table.label, said, len(pairs))
 
 
 # --------------------------------------------------------------------------- two files
@@ -341,7 +333,7 @@ def two_files_layout(first: Table, second: Table, item: str | tuple[str, ...] | 
         if sample_col is None and run is None:
             ids = str_array(these)
             order = np.argsort(ids, kind="stable")
-            hint = _SAMPLE_HINT if sample is None else \
+            hint = SAMPLE_HINT if sample is None else \
                 f"{table.label} has no sample column {sample!r}"
             _check_unique_ids(table, item_col, ids, order, hint=hint)
         elif sample_col is not None:

@@ -15,7 +15,8 @@ import numpy as np
 
 from ..core.errors import EvalbarsError
 from .answers import AnswerParts, equal_runs
-from .cells import check_labels, label_codes, at_rows
+from . import messages
+from .cells import at_rows, check_labels, label_codes
 from .columns import ID_NAMES
 from .labels import ROLES
 from .table import MAX_LISTED, Table, name_list, short
@@ -25,7 +26,6 @@ CHOOSE_MODELS = "models=[...] in Python"
 the flags of the command that met the error in its place (--a and --b for compare,
 --models for ci, ...): see :func:`evalbars.cli._hints.for_command`."""
 
-_INTERSECT_HINT = "pass intersect=True (--intersect) to compare on the items every model has"
 
 STRAY_SHARE = 0.99
 """An all-integer column with at least this share of 0/1 values and some other value is
@@ -99,13 +99,7 @@ def _label_clash(role: str, items: np.ndarray, sources: list, names: list[str],
                                  for k in np.unique(source[these]))
             places_of.append(f"{short(names[code])} {where}")
         said.append(f"item {short(str(items[i]))} is in {' and in '.join(places_of)}")
-    more = f" (and {bad.size - MAX_LISTED} more)" if bad.size > MAX_LISTED else ""
-    one = ROLES[role].one
-    raise EvalbarsError(
-        f"{bad.size} item{'s are' if bad.size > 1 else ' is'} assigned to more than one "
-        f"{one} (column {sources[0][1]!r}): {'; '.join(said)}{more}; each item belongs to "
-        f"one {one}"
-    )
+    raise messages.label_clash(role, sources[0][1], said, bad.size)
 
 
 def check_duplicate_answers(parts: AnswerParts, cell: np.ndarray) -> None:
@@ -129,23 +123,13 @@ def check_duplicate_answers(parts: AnswerParts, cell: np.ndarray) -> None:
         return f"model {short(parts.runs[j][0])} run {short(parts.runs[j][1])}"
 
     groups = sorted(zip(starts, stops), key=first_line)
-    shown = "; ".join(
-        f"item {short(str(parts.items[parts.item_of[a]]))} {system(parts.model_of[a])}"
-        + ("" if parts.samples is None else
-           f" sample {short(parts.sample_names[parts.samples[a]])}")
-        + f" {parts.tables[parts.model_of[a]].at(parts.rows[a:b])}"
-        for a, b in groups[:MAX_LISTED]
-    )
-    more = f" (and {len(groups) - MAX_LISTED} more)" if len(groups) > MAX_LISTED else ""
-    what = "(item, model" + (", run" if parts.runs is not None else "") + \
-        (", sample)" if parts.samples is not None else ")")
-    fix = ("each answer to a question needs its own sample value" if parts.samples is not None
-           else "each run answers each question once (pass sample= (--sample COL) if these "
-                "are several sampled answers per question)")
-    raise EvalbarsError(
-        f"{len(groups)} {what} answer{'s are' if len(groups) > 1 else ' is'} given on more "
-        f"than one row: {shown}{more}; {fix}"
-    )
+    said = [f"item {short(str(parts.items[parts.item_of[a]]))} {system(parts.model_of[a])}"
+            + ("" if parts.samples is None else
+               f" sample {short(parts.sample_names[parts.samples[a]])}")
+            + f" {parts.tables[parts.model_of[a]].at(parts.rows[a:b])}"
+            for a, b in groups[:MAX_LISTED]]
+    raise messages.repeated_answers(parts.runs is not None, parts.samples is not None, said,
+                                    len(groups))
 
 
 # --------------------------------------------------------------------------- missing answers
@@ -162,12 +146,9 @@ def check_missing(parts: AnswerParts, bounds: np.ndarray, has_row: np.ndarray) -
             if cells.size:
                 table = parts.tables[j]
                 rows = parts.rows[bounds[j]:bounds[j + 1]][cells]
-                said.append(
-                    f"model {name!r} has no score for {cells.size} {noun}"
-                    f"{'s' if cells.size > 1 else ''} (empty cell{'s' if cells.size > 1 else ''}"
-                    f" in column {parts.score_cols[j]!r} {table.at(rows)})"
-                )
-        raise EvalbarsError(f"missing scores: {'; '.join(said)}; fill them, or {_INTERSECT_HINT}")
+                said.append(messages.no_score(name, cells.size, noun, parts.score_cols[j],
+                                              table.at(rows)))
+        raise messages.missing_scores(said)
     absent = ~has_row
     if absent.any():
         common = int(has_row.all(axis=1).sum())
@@ -175,22 +156,12 @@ def check_missing(parts: AnswerParts, bounds: np.ndarray, has_row: np.ndarray) -
             _share_nothing(parts, has_row)
         said = []
         for j, name in enumerate(parts.models):
-            lacking = np.flatnonzero(absent[:, j])
-            if lacking.size:
-                ids = name_list(parts.items[lacking[:MAX_LISTED]].tolist())
-                more = ""
-                if lacking.size > MAX_LISTED:
-                    more = f" and {lacking.size - MAX_LISTED} more"
-                said.append(
-                    f"{name!r} has no row for {lacking.size} item"
-                    f"{'s' if lacking.size > 1 else ''} that "
-                    f"{'the other model has' if len(parts.models) == 2 else 'other models have'} "
-                    f"({ids}{more})"
-                )
-        raise EvalbarsError(
-            f"items are not scored by every model: {'; '.join(said)}; {common} "
-            f"item{' is' if common == 1 else 's are'} common to all; {_INTERSECT_HINT}"
-        )
+            lack = np.flatnonzero(absent[:, j])
+            if lack.size:
+                more = f" and {lack.size - MAX_LISTED} more" if lack.size > MAX_LISTED else ""
+                ids = name_list(parts.items[lack[:MAX_LISTED]].tolist()) + more
+                said.append(messages.lacking(name, lack.size, len(parts.models), ids))
+        raise messages.absent_items(said, common)
 
 
 def _share_nothing(parts: AnswerParts, has_row: np.ndarray) -> None:
@@ -209,14 +180,7 @@ def _share_nothing(parts: AnswerParts, has_row: np.ndarray) -> None:
         line = f"{whose} has {ids}{more} (column {column!r})"
         if line not in said:  # the runs of one file say it once
             said.append(line)
-    if parts.layout == "two-files":
-        what, fix = "the two files share", (
-            "check that the id columns hold the same ids, or name the id column of each "
-            "file: item=('qid', 'question_id') (--item COL --item COL2)")
-    else:
-        what, fix = "the models share", ("check that the models were scored on the same "
-                                         "questions (ids are compared exactly as written)")
-    raise EvalbarsError(f"{what} no item id: {'; '.join(said)}; {fix}")
+    raise messages.no_common_items(said, two_files=parts.layout == "two-files")
 
 
 # --------------------------------------------------------------------------- score type
@@ -267,19 +231,8 @@ def check_score_type(parts: AnswerParts, bounds: np.ndarray, score_type: str) ->
         rows = parts.rows[bounds[j]:bounds[j + 1]][strays]
         kinds = ", ".join(_num(x) for x in np.unique(values[strays])[:MAX_LISTED])
         where = f"column {parts.score_cols[j]!r} {table.at(rows)}"
-        if score_type == "binary":
-            raise EvalbarsError(
-                f"score_type='binary' but model {name!r} has {strays.size} score"
-                f"{'s' if strays.size > 1 else ''} other than 0 and 1 (values {kinds}) in "
-                f"{where}; fix {'them' if strays.size > 1 else 'it'}, or use "
-                f"score_type='continuous'"
-            )
-        raise EvalbarsError(
-            f"model {name!r} looks 0/1 but {strays.size} of its {v.size} scores "
-            f"{'are' if strays.size > 1 else 'is'} not (values {kinds}) in {where}; fix "
-            f"{'them' if strays.size > 1 else 'it'}, or pass score_type='continuous' "
-            f"(--score-type continuous) if the scale really has other values"
-        )
+        raise messages.not_binary(name, strays.size, v.size, kinds, where,
+                                  binary=score_type == "binary")
     if parts.guessed_models and score_type == "auto" and not all_binary and binary_models:
         # judged column by column: with a run column one model column makes several systems
         # (model@run), and a continuous column may hold only 0/1 in one run

@@ -13,16 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from ...core.errors import EvalbarsError
+from .. import messages
 from ..cells import bad_scores_error
-from ..labels import ROLES
 from ..table import MAX_LISTED, name_list, short
 from . import places
 from .sql import BAD, EMPTY, canonical
-
-_SAMPLE_HINT = ("pass sample= (--sample COL) if these are several sampled answers per "
-                "question, or run= (evalbars seeds --run COL) if they come from several "
-                "training runs")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +70,7 @@ def _empty(column: str) -> str:
 def empty_label(ctx: Context, role: str, what: str, among_chosen: bool = True) -> None:
     """Raise: ``empty item id in column 'id' at line 4 of 'a.csv'; every row needs one``."""
     condition = _empty(role) + (f" AND {ctx.chosen_sql()}" if among_chosen else "")
-    raise EvalbarsError(f"empty {what} in column {ctx.roles[role]!r} {ctx.at(condition)}; "
-                        f"every row needs one")
+    raise messages.empty_label(what, ctx.roles[role], ctx.at(condition))
 
 
 def bad_scores(ctx: Context) -> None:
@@ -121,19 +115,9 @@ def duplicates(ctx: Context) -> None:
             where = ctx.at(_key(ctx, key[:4]))
             said.append(f"item {short(item)} {system}"
                         + (f" sample {short(sample)}" if has_sample else "") + f" {where}")
-    more = f" (and {len(groups) - MAX_LISTED} more)" if len(groups) > MAX_LISTED else ""
-    n = len(groups)
     if not has_sample and not has_run:
-        raise EvalbarsError(
-            f"{n} (item, model) pair{'s have' if n > 1 else ' has'} more than one row in "
-            f"{ctx.source.label}: {'; '.join(said)}{more}; each model must have one row per "
-            f"item ({_SAMPLE_HINT})")
-    what = "(item, model" + (", run" if has_run else "") + (", sample)" if has_sample else ")")
-    fix = ("each answer to a question needs its own sample value" if has_sample
-           else "each run answers each question once (pass sample= (--sample COL) if these "
-                "are several sampled answers per question)")
-    raise EvalbarsError(f"{n} {what} answer{'s are' if n > 1 else ' is'} given on more than "
-                        f"one row: {'; '.join(said)}{more}; {fix}")
+        raise messages.repeated_pairs(ctx.source.label, said, len(groups))
+    raise messages.repeated_answers(has_run, has_sample, said, len(groups))
 
 
 def label_clash(ctx: Context, role: str, items: list[str]) -> None:
@@ -146,11 +130,7 @@ def label_clash(ctx: Context, role: str, items: list[str]) -> None:
         parts = [f"{short(label)} {ctx.at(f'{mine} AND {role} = {ctx.literal(label)}')}"
                  for label, in labels]
         said.append(f"item {short(item)} is in {' and in '.join(parts)}")
-    more = f" (and {len(items) - MAX_LISTED} more)" if len(items) > MAX_LISTED else ""
-    n, one = len(items), ROLES[role].one
-    raise EvalbarsError(
-        f"{n} item{'s are' if n > 1 else ' is'} assigned to more than one {one} (column "
-        f"{ctx.roles[role]!r}): {'; '.join(said)}{more}; each item belongs to one {one}")
+    raise messages.label_clash(role, ctx.roles[role], said, len(items))
 
 
 def _num(value: float) -> str:
@@ -168,17 +148,7 @@ def not_binary(ctx: Context, name: str, model: str, run: str | None, binary: boo
     kinds = ", ".join(_num(v) for v, in ctx.query(
         f"SELECT DISTINCT v FROM canon WHERE {odd} ORDER BY v LIMIT {MAX_LISTED}"))
     where = f"column {ctx.roles['score']!r} {ctx.at(odd)}"
-    them = "them" if total > 1 else "it"
-    if binary:
-        raise EvalbarsError(
-            f"score_type='binary' but model {name!r} has {total} score{'s' if total > 1 else ''}"
-            f" other than 0 and 1 (values {kinds}) in {where}; fix {them}, or use "
-            f"score_type='continuous'")
-    raise EvalbarsError(
-        f"model {name!r} looks 0/1 but {total} of its {scored} scores "
-        f"{'are' if total > 1 else 'is'} not (values {kinds}) in {where}; fix {them}, or pass "
-        f"score_type='continuous' (--score-type continuous) if the scale really has other "
-        f"values")
+    raise messages.not_binary(name, total, scored, kinds, where, binary)
 
 
 def missing_scores(ctx: Context, systems: list[tuple[str, str, str | None, int]]) -> None:
@@ -189,11 +159,9 @@ def missing_scores(ctx: Context, systems: list[tuple[str, str, str | None, int]]
     for name, model, run, count in systems:
         system = f"model = {ctx.literal(model)}" + ("" if run is None else
                                                      f" AND run = {ctx.literal(run)}")
-        s = "s" if count > 1 else ""
-        said.append(f"model {name!r} has no score for {count} {noun}{s} (empty cell{s} in "
-                    f"column {ctx.roles['score']!r} {ctx.at(f'{system} AND st = {EMPTY}')})")
-    raise EvalbarsError(f"missing scores: {'; '.join(said)}; fill them, or pass intersect=True "
-                        f"(--intersect) to compare on the items every model has")
+        said.append(messages.no_score(name, count, noun, ctx.roles["score"],
+                                      ctx.at(f"{system} AND st = {EMPTY}")))
+    raise messages.missing_scores(said)
 
 
 def absent_items(names: list[str], items: Any, has_row: Any, item_column: str) -> None:
@@ -214,18 +182,11 @@ for 1 item that the other model has ('q2'); 1 item is common to all; pass inters
             more = f" and {mine.size - 3} more" if mine.size > 3 else ""
             said.append(f"model {name!r} has {name_list(items[mine[:3]].tolist())}{more} "
                         f"(column {item_column!r})")
-        raise EvalbarsError(f"the models share no item id: {'; '.join(said)}; check that the "
-                            f"models were scored on the same questions (ids are compared "
-                            f"exactly as written)")
+        raise messages.no_common_items(said)
     for j, name in enumerate(names):
-        lacking = np.flatnonzero(~has_row[:, j])
-        if lacking.size:
-            more = f" and {lacking.size - MAX_LISTED} more" if lacking.size > MAX_LISTED else ""
-            others = "the other model has" if len(names) == 2 else "other models have"
-            said.append(f"{name!r} has no row for {lacking.size} item"
-                        f"{'s' if lacking.size > 1 else ''} that {others} "
-                        f"({name_list(items[lacking[:MAX_LISTED]].tolist())}{more})")
-    raise EvalbarsError(
-        f"items are not scored by every model: {'; '.join(said)}; {common} "
-        f"item{' is' if common == 1 else 's are'} common to all; pass intersect=True "
-        f"(--intersect) to compare on the items every model has")
+        lack = np.flatnonzero(~has_row[:, j])
+        if lack.size:
+            more = f" and {lack.size - MAX_LISTED} more" if lack.size > MAX_LISTED else ""
+            ids = name_list(items[lack[:MAX_LISTED]].tolist()) + more
+            said.append(messages.lacking(name, lack.size, len(names), ids))
+    raise messages.absent_items(said, common)
