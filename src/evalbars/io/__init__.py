@@ -10,7 +10,8 @@ The pipeline, in the order the data flows (each stage imports only the ones befo
 4. :mod:`~evalbars.io.columns` which columns hold items, models and scores;
 5. :mod:`~evalbars.io.answers` the canonical long table of answers;
 6. :mod:`~evalbars.io.validate` the checks on it: an item in two clusters, duplicate
-   answers, missing scores and items, score types;
+   answers, missing scores and items, score types (each worded once in
+   :mod:`~evalbars.io.messages`, for every engine);
 7. :mod:`~evalbars.io.layouts` map the wide, long and two-file layouts onto it;
 8. :mod:`~evalbars.io.align` reduce per (model, item) and align the items;
 9. :mod:`~evalbars.io.item_scores` the result, ``ItemScores``, with the per-item labels
