@@ -14,7 +14,7 @@ from ..core.errors import EvalbarsError
 from .answers import PER_ANSWER, AnswerParts
 from .files import sha256
 from .labels import Arrival, label_fields
-from .table import short
+from .table import read_only, short
 from .validate import check_duplicate_answers, check_missing, check_score_type
 
 
@@ -24,12 +24,6 @@ def _per_cell(cell: np.ndarray, shape: tuple[int, int], weights: np.ndarray | No
     n_items, n_models = shape
     total = np.bincount(cell, weights=weights, minlength=n_items * n_models)
     return total.reshape(n_models, n_items).T
-
-
-def _read_only(array: np.ndarray) -> np.ndarray:
-    array = np.ascontiguousarray(array)
-    array.setflags(write=False)
-    return array
 
 
 def aligned_fields(parts: AnswerParts, score_type: str, intersect: bool) -> dict:
@@ -82,12 +76,12 @@ def aligned_fields(parts: AnswerParts, score_type: str, intersect: bool) -> dict
     return dict(
         items=tuple(parts.items[keep].tolist()),
         models=tuple(parts.models),
-        scores=_read_only(sums / counts),
+        scores=read_only(sums / counts),
         score_type=kind,
         dropped=dropped,
         source=source,
-        counts=_read_only(counts.astype(np.int64)),
-        sumsq=_read_only(sumsq),
+        counts=read_only(counts.astype(np.int64)),
+        sumsq=read_only(sumsq),
         runs=None if parts.runs is None else tuple(parts.runs),
         **label_fields(parts.labels, parts.label_cols, keep),
         arrival=_arrival(parts, cell, shape, keep) if parts.ordered else None,
@@ -105,6 +99,6 @@ def _arrival(parts: AnswerParts, cell: np.ndarray, shape: tuple[int, int],
     rows = np.full(size, -1, np.int64)
     np.maximum.at(rows, cell, parts.rows)
     table = parts.inputs[0]
-    return Arrival(parts.order_col, _read_only(values.reshape(shape[1], shape[0]).T[keep]),
-                   _read_only(rows.reshape(shape[1], shape[0]).T[keep]),
+    return Arrival(parts.order_col, read_only(values.reshape(shape[1], shape[0]).T[keep]),
+                   read_only(rows.reshape(shape[1], shape[0]).T[keep]),
                    "the DataFrame" if table.path is None else short(table.path))

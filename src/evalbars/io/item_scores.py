@@ -9,7 +9,7 @@ import numpy as np
 
 from ..core.errors import EvalbarsError
 from .labels import Arrival, ItemLabels
-from .table import name_list, short
+from .table import name_list, read_only, short
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -123,15 +123,11 @@ pass the file or DataFrame
         >>> data.subset(np.arange(500) < 3).items
         ('q0000', 'q0001', 'q0002')
         """
-        def cut(array: np.ndarray) -> np.ndarray:
-            part = np.ascontiguousarray(array[keep])
-            part.setflags(write=False)
-            return part
-
         return ItemScores(
             items=tuple(np.asarray(self.items)[keep].tolist()), models=self.models,
-            scores=cut(self.scores), score_type=self.score_type, dropped=self.dropped,
-            source=self.source, counts=cut(self.counts), sumsq=cut(self.sumsq),
+            scores=read_only(self.scores[keep]), score_type=self.score_type,
+            dropped=self.dropped, source=self.source, counts=read_only(self.counts[keep]),
+            sumsq=read_only(self.sumsq[keep]),
             clusters=None if self.clusters is None
             else tuple(np.asarray(self.clusters, dtype=object)[keep].tolist()),
             runs=self.runs, labels={role: labels.subset(keep)

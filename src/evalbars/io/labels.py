@@ -17,6 +17,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .table import read_only
+
 
 class Role(NamedTuple):
     """How messages name one kind of per-item label: ``one`` and ``many`` of it, and what
@@ -66,8 +68,7 @@ class ItemLabels:
         index = {name: code for code, name in enumerate(names)}
         codes = np.fromiter((-1 if label is None else index[label] for label in per_item),
                             np.int64)
-        codes.setflags(write=False)
-        return cls(column, names, codes)
+        return cls(column, names, read_only(codes))
 
     def per_item(self) -> tuple[str | None, ...]:
         """Each item's label (None where it has none)."""
@@ -76,9 +77,7 @@ class ItemLabels:
 
     def subset(self, keep: np.ndarray) -> ItemLabels:
         """The labels of the items ``keep`` selects (a boolean mask or positions)."""
-        codes = np.ascontiguousarray(self.codes[keep])
-        codes.setflags(write=False)
-        return ItemLabels(self.column, self.names, codes)
+        return ItemLabels(self.column, self.names, read_only(self.codes[keep]))
 
 
 def label_fields(per_item: dict[str, np.ndarray], columns: dict[str, str],
@@ -124,11 +123,5 @@ class Arrival:
 
     def subset(self, keep: np.ndarray) -> Arrival:
         """The arrival of the items ``keep`` selects."""
-        return Arrival(self.column, _read_only(self.values[keep]),
-                       _read_only(self.rows[keep]), self.table)
-
-
-def _read_only(array: np.ndarray) -> np.ndarray:
-    array = np.ascontiguousarray(array)
-    array.setflags(write=False)
-    return array
+        return Arrival(self.column, read_only(self.values[keep]),
+                       read_only(self.rows[keep]), self.table)

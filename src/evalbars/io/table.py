@@ -127,6 +127,17 @@ class Table:
         return places(sorted(self.numbers(rows)), self._lines is None, limit)
 
 
+def read_only(array: np.ndarray) -> np.ndarray:
+    """``array`` contiguous and read-only: what a loaded result hands out.
+
+    >>> read_only(np.arange(3)).flags.writeable
+    False
+    """
+    array = np.ascontiguousarray(array)
+    array.setflags(write=False)
+    return array
+
+
 def places(nums: Sequence[int], positions: bool, limit: int | None = MAX_LISTED) -> str:
     """``"line 3"``, ``"lines 3, 7, 9, 12, 15 and 4 more"``, ``"rows 0, 4 (0-based)"``."""
     unit = "row" if positions else "line"

@@ -15,7 +15,8 @@ import numpy as np
 
 from ..answers import natural_key
 from ..validate import STRAY_SHARE
-from .assemble import read_only, sorted_codes
+from ..table import read_only
+from .assemble import sorted_codes
 
 
 class Flawed(Exception):

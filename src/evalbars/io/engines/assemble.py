@@ -34,7 +34,7 @@ from ..columns import (
     resolve_column,
     the_numeric_column,
 )
-from ..table import Table, name_list, short
+from ..table import Table, name_list, read_only, short
 from ..validate import STRAY_SHARE
 from . import checks
 from .headers import no_rows
@@ -256,12 +256,6 @@ def pc_sum(table, name: str) -> int:
     import pyarrow.compute as pc
 
     return int(pc.sum(table.column(name)).as_py() or 0)
-
-
-def read_only(array: np.ndarray) -> np.ndarray:
-    array = np.ascontiguousarray(array)
-    array.setflags(write=False)
-    return array
 
 
 def arrow_numbers(column) -> np.ndarray:
