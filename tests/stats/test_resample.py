@@ -35,7 +35,7 @@ CASES = [(400, b, draw) for b in (1, 7, 700) for draw in (bootstrap_sums, sign_f
 def test_a_column_does_not_depend_on_the_other_columns(n, b, draw):
     # One plan of counts (and one sign matrix) per (number of units, seed): column j of
     # counts @ x is the same bits whatever else is multiplied with it, at any position,
-    # for any number of resamples (the products are padded, _PAD and _PAD_COLUMNS).
+    # for any number of resamples (exact slices, tests/stats/test_exact_products.py).
     x = np.random.default_rng(3).normal(size=(n, 20))
     full = draw(x, n_resamples=b, seed=seed())
     for columns in ([5], [5, 0], [3, 5, 9], list(range(13)), [19, 5]):

@@ -44,7 +44,7 @@ kernel's past a byte), or None."""
 
 
 ROW_PAD = 8
-"""The rows (resamples) of every product are padded with zeros to a multiple of this."""
+"""The rows (resamples) of a product are a multiple of this where the units allow."""
 
 
 def padded(n: int, multiple: int = ROW_PAD) -> int:

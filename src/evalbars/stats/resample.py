@@ -10,12 +10,11 @@ Ideas (see /work/shared/DESIGN.md, "One resampling engine"):
   clusters by id): the counts of resample ``r`` are a function of the seed and the
   number of units only, so they form one *plan* shared by every column, whatever else
   is loaded. Likewise :func:`sign_flip_sums` draws one sign matrix for every column.
-- A column's sums do not depend on the other columns: the products run on row blocks
-  and column groups padded with zeros to multiples of :data:`_PAD` and
-  :data:`_PAD_COLUMNS`, so BLAS uses its main kernel, in the same order, for every entry
-  (odd shapes take edge kernels that add in another order; checked bit for bit in
-  tests/stats/test_resample.py), over fixed blocks of :data:`_BLOCK_UNITS` units added
-  in order.
+- A column's sums do not depend on the other columns, nor on the BLAS kernel: each
+  column is cut into slices whose weighted sums are exact in any order
+  (:mod:`evalbars.stats.exact_products`; one slice for 0/1 scores), and their exact sums
+  are added in one fixed order. The products run over fixed blocks of
+  :data:`_BLOCK_UNITS` units, added in order (exact too).
 - Counts are drawn by :mod:`evalbars.stats.draw_counts` (numpy, or a compiled kernel
   giving the same counts) and held as narrow integers until a block of them is turned
   into floats for BLAS, so the floats are read from cache. The products go through
@@ -43,6 +42,7 @@ from threadpoolctl import ThreadpoolController
 
 from .draw_counts import ROW_PAD, counter, start_loading
 from .draw_counts import padded as _padded
+from .exact_products import cut, join
 
 BLOCK = 512
 """Resamples drawn from one random stream. Fixed: changing it changes every number."""
@@ -75,9 +75,8 @@ items the same either way)."""
 _REUSE_MIN_ROWS = 16
 
 _PAD = ROW_PAD
+"""Resamples per product are a multiple of this where the units allow."""
 
-_PAD_COLUMNS = 4
-"""The columns of every product are padded with zeros to a multiple of this."""
 
 def _block_generator(seed: np.random.SeedSequence, block: int) -> np.random.Generator:
     child = np.random.SeedSequence(seed.entropy, spawn_key=tuple(seed.spawn_key) + (block,))
@@ -129,17 +128,11 @@ def _run_blocks(
     return out
 
 
-def _padded_columns(columns: np.ndarray) -> np.ndarray:
-    """``columns`` (K, m) with zero columns appended up to a multiple of :data:`_PAD_COLUMNS`."""
-    out = np.zeros((columns.shape[0], _padded(columns.shape[1], _PAD_COLUMNS)))
-    out[:, : columns.shape[1]] = columns
-    return out
-
-
 def _rows_per_chunk(n_units: int, n_columns: int) -> int:
-    """Resamples per product: enough cells to amortise the call, and twice the padded
-    columns, over which BLAS packs the scores once per product (20 models over 10,000
-    items: 32 rows took 0.7x the time of 8), as far as :data:`_CAP_CELLS` allows.
+    """Resamples per product: enough cells to amortise the call, and twice the product's
+    ``n_columns`` (its slices), over which BLAS packs the scores once per product (20
+    columns over 10,000 items: 32 rows took 0.7x the time of 8), as far as
+    :data:`_CAP_CELLS` allows.
 
     >>> _rows_per_chunk(100, 2), _rows_per_chunk(10_000, 2), _rows_per_chunk(10_000, 20)
     (648, 32, 40)
@@ -151,7 +144,7 @@ def _rows_per_chunk(n_units: int, n_columns: int) -> int:
     cap = max(_PAD, _CAP_CELLS // max(n_units, 1) // _PAD * _PAD)
     reuse = min(_REUSE_ROWS, max(_REUSE_MIN_ROWS, _REUSE_BYTES // max(n_units, 1) // _PAD * _PAD))
     return max(_PAD, _MAX_CELLS // max(n_units, 1) // _PAD * _PAD,
-               min(cap, max(reuse, _padded(2 * _padded(n_columns, _PAD_COLUMNS)))))
+               min(cap, max(reuse, _padded(2 * n_columns))))
 
 
 def _blocked_product(piece: Callable[[int, int], np.ndarray], rows: int, n: int,
@@ -162,20 +155,18 @@ def _blocked_product(piece: Callable[[int, int], np.ndarray], rows: int, n: int,
     ``piece(low, high)`` gives the whole-number counts (any integer dtype) of units
     ``low`` to ``high - 1`` for the ``rows`` resamples; ``extra`` whole numbers to add to
     some rows (the kernel's counts past a byte); ``block`` is a float buffer of at least
-    ``(padded(rows), min(n, _BLOCK_UNITS))``. The result has ``padded(rows)`` rows, the
-    padding rows 0.
+    ``(rows, min(n, _BLOCK_UNITS))``.
 
     >>> c = np.array([[1, 0, 2], [0, 3, 0]], dtype=np.uint8)
     >>> piece = lambda low, high: c[:, low:high]
-    >>> _blocked_product(piece, 2, 3, np.eye(3, 4), np.empty((8, 3)))[:2].tolist()
+    >>> _blocked_product(piece, 2, 3, np.eye(3, 4), np.empty((2, 3))).tolist()
     [[1.0, 0.0, 2.0, 0.0], [0.0, 3.0, 0.0, 0.0]]
     """
-    total = np.zeros((_padded(rows), columns.shape[1]))
+    total = np.zeros((rows, columns.shape[1]))
     for low in range(0, n, _BLOCK_UNITS):
         high = min(n, low + _BLOCK_UNITS)
-        floats = block[: _padded(rows), : high - low]
-        floats[:rows] = piece(low, high)
-        floats[rows:] = 0.0
+        floats = block[:rows, : high - low]
+        floats[:] = piece(low, high)
         for row, more in (extra or {}).items():
             floats[row] += more[low:high]
         total += np.dot(floats, columns[low:high])  # releases the GIL; matmul holds it
@@ -233,8 +224,11 @@ def bootstrap_sums(
         counts_total = int(np.sum(multiplicity))
         pvals = np.asarray(multiplicity, dtype=float)[order] / counts_total
 
+        slices = cut(patterns, counts_total)
+
         def draw_patterns(rng: np.random.Generator, size: int) -> np.ndarray:
-            return rng.multinomial(counts_total, pvals, size=size) @ patterns
+            counts = rng.multinomial(counts_total, pvals, size=size).astype(float)
+            return join(np.dot(counts, slices.pieces), slices)
 
         return _run_blocks(n_resamples, n_columns, seed, draw_patterns, BLOCK * n_rows,
                            progress)
@@ -242,22 +236,22 @@ def bootstrap_sums(
     # Sums of the values minus each column's smallest, plus n times it: constant data give
     # the same number in every resample (not n sums rounded each its own way).
     shift = unit_sums.min(axis=0) if n_rows else np.zeros(n_columns)
-    columns = _padded_columns(unit_sums - shift)
-    rows_per_chunk = _rows_per_chunk(n_rows, n_columns)
+    slices = cut(unit_sums - shift, n_rows)  # a resample's counts add up to n_rows
+    rows_per_chunk = _rows_per_chunk(n_rows, slices.pieces.shape[1])
 
     start_loading(n_resamples * n_rows)  # a big plan's kernel; it then counts every plan
 
     def draw(rng: np.random.Generator, size: int) -> np.ndarray:
         result = np.empty((size, n_columns))
-        rows = _padded(min(size, rows_per_chunk))
+        rows = min(size, rows_per_chunk)
         block = np.empty((rows, min(n_rows, _BLOCK_UNITS)))
         counts = counter(rng, n_rows, rows=rows)
         for start in range(0, size, rows_per_chunk):
             stop = min(size, start + rows_per_chunk)
             drawn, extra = counts(stop - start)
             product = _blocked_product(lambda low, high: drawn[: stop - start, low:high],
-                                       stop - start, n_rows, columns, block, extra)
-            result[start:stop] = product[: stop - start, :n_columns] + n_rows * shift
+                                       stop - start, n_rows, slices.pieces, block, extra)
+            result[start:stop] = join(product, slices) + n_rows * shift
         return result
 
     return _run_blocks(n_resamples, n_columns, seed, draw, BLOCK * n_rows, progress)
@@ -284,13 +278,14 @@ def sign_flip_sums(
     values = np.asarray(d, dtype=float)
     columns = values[:, None] if values.ndim == 1 else values
     n, n_columns = columns.shape
-    padded = _padded_columns(columns)
-    totals = padded.sum(axis=0)[:n_columns]  # the same summation order for every column
-    rows_per_chunk = _rows_per_chunk(n, n_columns)
+    # Cut for weights up to 2n: a piece's 2 (bits @ piece) - its total is then exact too.
+    slices = cut(columns, 2 * n)
+    totals = slices.pieces.sum(axis=0)  # exact, in any order
+    rows_per_chunk = _rows_per_chunk(n, slices.pieces.shape[1])
 
     def draw(rng: np.random.Generator, size: int) -> np.ndarray:
         result = np.empty((size, n_columns))
-        block = np.empty((_padded(min(size, rows_per_chunk)), min(n, _BLOCK_UNITS)))
+        block = np.empty((min(size, rows_per_chunk), min(n, _BLOCK_UNITS)))
         for start in range(0, size, rows_per_chunk):
             stop = min(size, start + rows_per_chunk)
             # Whole 32-bit words: numpy's uint32 stream is the same however it is split
@@ -304,8 +299,8 @@ def sign_flip_sums(
                                      count=high - low)
 
             # s_i = 2 bit_i - 1, so sum s_i d_i = 2 (bits @ d) - sum d
-            product = _blocked_product(bits, stop - start, n, padded, block)
-            result[start:stop] = 2.0 * product[: stop - start, :n_columns] - totals
+            product = _blocked_product(bits, stop - start, n, slices.pieces, block)
+            result[start:stop] = join(2.0 * product - totals, slices)
         return result
 
     out = _run_blocks(n_resamples, n_columns, seed, draw, BLOCK * n, progress)
