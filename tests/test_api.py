@@ -210,7 +210,7 @@ def test_not_significant_never_claims_equivalence(tmp_path):
 @pytest.mark.parametrize("kwargs,message", [
     (dict(a="model_a", b="nope"), "unknown model 'nope'"),
     (dict(a="model_a", b="model_a"), "must be different models"),
-    (dict(confidence_level=1.5), "confidence_level must be between 0 and 1"),
+    (dict(confidence_level=1.5), "confidence_level must be a number strictly between 0 and 1"),
     (dict(n_resamples=0), "n_resamples must be a positive integer"),
     (dict(seed=-1), "seed must be a non-negative integer"),
 ])

@@ -45,4 +45,5 @@ def test_markdown_summary(capsys, lesson_path):
 
 def test_bad_alpha_is_exit_2(capsys, lesson_path):
     assert main(["gate", str(lesson_path), "--max-regression", "0.01", "--alpha", "0.9"]) == 2
-    assert "alpha must be between 0 and 0.5" in capsys.readouterr().err
+    assert capsys.readouterr().err == ("evalbars: error: --alpha must be a number strictly "
+                                       "between 0 and 0.5 (0.05 for 5%), got 0.9\n")

@@ -150,7 +150,7 @@ def test_continuous_scores_outside_the_unit_interval_use_the_normal_mixture():
     ({"every": 0}, r"every= \(--every\) must be a positive integer"),
     ({"margin": -0.01}, r"margin= \(--margin\) must be a positive number"),
     ({"method": "wald"}, "unknown method 'wald'"),
-    ({"confidence_level": 95}, "confidence_level must be between 0 and 1"),
+    ({"confidence_level": 95}, "confidence_level must be a number strictly between 0 and 1"),
     ({"plan": 0}, r"plan= \(--plan\) must be a positive integer"),
 ])
 def test_settings_are_checked(keywords, message):

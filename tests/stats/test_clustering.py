@@ -633,7 +633,7 @@ def test_warnings(topics):
     (lambda: paired_clustered_se([1, 0, 1], [1, 0], [0, 1, 1]),
      r"^a and b must have the same length \(one score per item, aligned\); got 3 and 2$"),
     (lambda: cluster_interval([1, 0, 1], [0, 1, 1], confidence_level=95),
-     r"^confidence_level must be a number strictly between 0 and 1; got 95$"),
+     r"^confidence_level must be a number strictly between 0 and 1 \(0.95 for 95%\), got 95$"),
     (lambda: cluster_bootstrap_means([1, 0], [0, 1], n_resamples=0,
                                      seed=np.random.SeedSequence(0)),
      r"^n_resamples must be a positive integer; got 0$"),

@@ -184,7 +184,7 @@ def test_methods_refuse_what_they_cannot_do(method, d, message):
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: betting_sequence([0.5], confidence_level=1.0), "confidence_level must be between"),
+    (lambda: betting_sequence([0.5], confidence_level=1.0), "confidence_level must be a number strictly between"),
     (lambda: betting_sequence([0.5], grid=2), "grid must be an integer of at least 3"),
     (lambda: betting_sequence([]), "non-empty 1-D sequence"),
     (lambda: normal_mixture_sequence([0.1], confidence_level=0), "confidence_level must be"),

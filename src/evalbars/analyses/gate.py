@@ -33,6 +33,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ..core.arguments import check_between
 from ..core.document import json_safe
 from ..core.errors import EvalbarsError
 from ..io.inputs import pair_names, takes_load_options
@@ -207,8 +208,10 @@ def gate(data, data2=None, *, baseline: str | None = None, candidate: str | None
     """
     from .compare import compare
 
-    if not 0.0 < alpha < 0.5:
-        raise EvalbarsError(f"alpha must be between 0 and 0.5, got {alpha!r}")
+    alpha = check_between(alpha, "alpha", 0.0, 0.5,
+                          "a number strictly between 0 and 0.5 (0.05 for 5%)")
+    check_between(max_regression, "max_regression", 0.0, math.inf,
+                  "a positive number (0.01 = 1 point)")
     baseline, candidate = pair_names(models, baseline, candidate, ("baseline", "candidate"))
     # compare and monitor name the models a= and b=; an unknown one was gate's own keyword
     keywords = {"a": "baseline", "b": "candidate"} if models is None else \

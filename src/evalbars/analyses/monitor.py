@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from ..core.arguments import check_confidence_level
 from ..core.errors import EvalbarsError
 from ..io.completion_order import completion_order
 from ..io.inputs import pick_pair, read_scores, takes_load_options
@@ -37,10 +38,7 @@ def _check_settings(every, margin, plan, method, confidence_level) -> None:
     if method != "auto" and method not in METHODS:
         raise EvalbarsError(f"unknown method {method!r}; choose from auto, "
                             f"{', '.join(METHODS)}")
-    if isinstance(confidence_level, bool) or not isinstance(confidence_level, (int, float)) \
-            or not 0.0 < confidence_level < 1.0:
-        raise EvalbarsError(f"confidence_level must be between 0 and 1, got "
-                            f"{confidence_level!r}")
+    check_confidence_level(confidence_level)
 
 
 def _bounds(scores: np.ndarray, bounds) -> tuple[float, float] | None:

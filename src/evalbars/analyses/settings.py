@@ -6,6 +6,7 @@ import hashlib
 
 import numpy as np
 
+from ..core.arguments import check_confidence_level
 from ..core.errors import EvalbarsError
 from ..core.seeding import check_seed
 from ..core.version import __version__
@@ -59,12 +60,11 @@ def checked_settings(confidence_level: float, n_resamples: int, seed: int) -> Se
     >>> checked_settings(95, 2000, 7)
     Traceback (most recent call last):
     ...
-    evalbars.core.errors.EvalbarsError: confidence_level must be between 0 and 1, got 95
+    evalbars.core.errors.EvalbarsError: confidence_level must be a number strictly between \
+0 and 1 (0.95 for 95%), got 95
     """
-    if isinstance(confidence_level, bool) or not 0.0 < float(confidence_level) < 1.0:
-        raise EvalbarsError(f"confidence_level must be between 0 and 1, got {confidence_level!r}")
-    n_resamples = check_resamples(n_resamples)
-    return Settings(float(confidence_level), n_resamples, check_seed(seed))
+    level = check_confidence_level(confidence_level)
+    return Settings(level, check_resamples(n_resamples), check_seed(seed))
 
 
 def provenance(scores: ItemScores, settings: Settings) -> dict:

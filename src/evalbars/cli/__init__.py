@@ -142,9 +142,10 @@ def main(argv: list[str] | None = None) -> int:
         print("evalbars: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except EvalbarsError as error:
-        from ._hints import for_command
+        from ._hints import for_command, worded
 
-        print(f"evalbars: error: {for_command(str(error), parser, args)}", file=sys.stderr)
+        print(f"evalbars: error: {for_command(worded(error, parser, args), parser, args)}",
+              file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as error:  # a file the command writes or reads: a folder, no permission
         print(f"evalbars: error: {_os_error(error)}", file=sys.stderr)

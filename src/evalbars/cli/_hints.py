@@ -91,6 +91,23 @@ def load_flags(message: str, parser: argparse.ArgumentParser) -> str:
     return _LOAD_MARK.sub(flag, message)
 
 
+def worded(error, parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
+    """An error about one argument, naming it by the flag of the command that met it
+    (``--confidence-level``); any other error as it is.
+
+    >>> from evalbars.core.errors import EvalbarsError
+    >>> demo = argparse.ArgumentParser()
+    >>> _ = demo.add_argument("--confidence-level", type=float)
+    >>> worded(EvalbarsError.argument("confidence_level", 95.0, "below 1"), demo,
+    ...        demo.parse_args([]))
+    '--confidence-level must be below 1, got 95.0'
+    """
+    leaf = command_parser(parser, args)
+    flag = next((action.option_strings[-1] for action in leaf._actions
+                 if action.dest == error.parameter and action.option_strings), None)
+    return str(error) if flag is None else error.worded(flag)
+
+
 def for_command(message: str, parser: argparse.ArgumentParser,
                 args: argparse.Namespace) -> str:
     """``message`` with its Python hints for naming models and its marks of loading options

@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from ..core.arguments import check_confidence_level
 from ..core.errors import EvalbarsError
 
 GRID_POINTS = 2001
@@ -35,9 +36,7 @@ def _check(x, confidence_level: float) -> np.ndarray:
         bad = int(np.flatnonzero(~((x >= 0.0) & (x <= 1.0)))[0])
         raise EvalbarsError(f"the betting confidence sequence needs observations in [0, 1]; "
                             f"observation {bad} (0-based) is {float(x[bad]):g}")
-    if not 0.0 < confidence_level < 1.0:
-        raise EvalbarsError(f"confidence_level must be between 0 and 1, got "
-                            f"{confidence_level!r}")
+    check_confidence_level(confidence_level)
     return x
 
 

@@ -40,9 +40,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.arguments import check_confidence_level
 from ..core.types import Interval
 from .cluster_inputs import cluster_codes, paired_differences, score_matrix
-from .intervals import _level, _t
+from .intervals import _t
 
 __all__ = [
     "MEAN_METHODS",
@@ -288,7 +289,7 @@ def cluster_interval(x: object, clusters: object, *,
     >>> iv.method, round(iv.low, 3), round(iv.high, 3)
     ('cluster-cr1', 0.369, 0.965)
     """
-    level = _level(confidence_level)
+    level = check_confidence_level(confidence_level)
     return _t_interval("cluster-cr1", clustered_se(x, clusters), level)
 
 
@@ -319,7 +320,7 @@ def paired_cluster_interval(a: object, b: object, clusters: object, *,
     >>> round(iv.low, 3), round(iv.high, 3)
     (-0.011, 0.386)
     """
-    level = _level(confidence_level)
+    level = check_confidence_level(confidence_level)
     return _t_interval("paired-cluster-cr1", paired_clustered_se(a, b, clusters), level)
 
 

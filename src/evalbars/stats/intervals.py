@@ -20,6 +20,7 @@ from typing import Callable
 import numpy as np
 from scipy import special
 
+from ..core.arguments import check_confidence_level
 from ..core.errors import EvalbarsError
 from ..core.types import Interval
 from .checks import pair, require_binary, scores
@@ -174,18 +175,6 @@ def _method(registry: dict, method: object, family: str) -> Callable:
     return registry[method]
 
 
-def _level(confidence_level: object) -> float:
-    try:
-        level = float(confidence_level)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        level = math.nan
-    if not 0.0 < level < 1.0:
-        raise EvalbarsError(
-            f"confidence_level must be a number strictly between 0 and 1; got {confidence_level!r}"
-        )
-    return level
-
-
 def _count(value: object, name: str) -> int:
     try:
         return operator.index(value)  # type: ignore[arg-type]
@@ -254,7 +243,7 @@ def binomial_interval(
     0.3934
     """
     compute = _method(_BINOMIAL, method, "binomial_interval")
-    level = _level(confidence_level)
+    level = check_confidence_level(confidence_level)
     n = _count(n, "n")
     successes = _count(successes, "successes")
     if n < 1:
@@ -313,7 +302,7 @@ def mean_interval(x: np.ndarray, *, method: str, confidence_level: float = 0.95,
     (0.852, 1.048)
     """
     compute = _method(_MEAN, method, "mean_interval")
-    level = _level(confidence_level)
+    level = check_confidence_level(confidence_level)
     values = scores(x, "x")
     return _sided(lambda at: compute(values, at), method, level, alternative)
 
@@ -374,7 +363,7 @@ def paired_interval(
     (-0.1353, 0.5024)
     """
     compute = _method(_PAIRED, method, "paired_interval")
-    level = _level(confidence_level)
+    level = check_confidence_level(confidence_level)
     a_arr, b_arr = pair(a, b)
     if method == "newcombe":
         require_binary(a_arr, b_arr, "method 'newcombe'")

@@ -14,14 +14,12 @@ import math
 import numpy as np
 from scipy.special import betaln
 
+from ..core.arguments import check_confidence_level
 from ..core.errors import EvalbarsError
 
 
 def _alpha(confidence_level: float) -> float:
-    if not 0.0 < confidence_level < 1.0:
-        raise EvalbarsError(f"confidence_level must be between 0 and 1, got "
-                            f"{confidence_level!r}")
-    return 1.0 - confidence_level
+    return 1.0 - check_confidence_level(confidence_level)
 
 
 def best_ratio(alpha: float) -> float:

@@ -24,10 +24,11 @@ from typing import Mapping
 
 import numpy as np
 
+from ..core.arguments import check_confidence_level
 from ..core.errors import EvalbarsError
 from ..core.types import Interval
 from .checks import pair, scores
-from .intervals import _level, _t, _z, binomial_interval, mean_interval
+from .intervals import _t, _z, binomial_interval, mean_interval
 from .tails import check_alternative, one_sided_ends, two_sided_level
 
 __all__ = [
@@ -289,7 +290,7 @@ def stratified_interval(result: StratifiedMean, *, method: str = "stratified-t",
         valid = ", ".join(repr(m) for m in INTERVAL_METHODS)
         raise EvalbarsError(f"method for stratified_interval must be one of {valid}; "
                             f"got {method!r}")
-    level = _level(confidence_level)
+    level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
     at = two_sided_level(level, alternative)
     q = _z(at) if method == "stratified-normal" or math.isinf(result.df) else _t(at, result.df)

@@ -15,11 +15,11 @@ from typing import Mapping
 
 import numpy as np
 
+from ..core.arguments import check_confidence_level
 from ..core.errors import EvalbarsError
 from ..core.types import Interval
 from .bootstrap import bootstrap_means, percentile_interval
 from .checks import _n_resamples, _seed
-from .intervals import _level
 from .resample import bootstrap_sums
 from .strata import stratum_codes, stratum_units, stratum_weights
 
@@ -100,4 +100,4 @@ def stratified_bootstrap_interval(replicates: np.ndarray, *,
     """
     return percentile_interval(np.asarray(replicates, dtype=float),
                                method=BOOTSTRAP_METHOD,
-                               confidence_level=_level(confidence_level))
+                               confidence_level=check_confidence_level(confidence_level))
