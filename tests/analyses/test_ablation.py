@@ -9,7 +9,7 @@ import pytest
 
 from evalbars import EvalbarsError
 from evalbars.analyses.ablation import ablation
-from evalbars.analyses.leaderboard import _shared_means, leaderboard
+from evalbars.analyses.leaderboard import leaderboard, shared_means
 from evalbars.analyses.measures import draws, prepare
 from evalbars.analyses.results import Settings
 from evalbars.cli import main
@@ -97,7 +97,7 @@ def test_variants_in_order_of_drop_and_the_gain_comes_from_retrieval(table):
 def test_share_intervals_come_from_the_shared_resample(data, table):
     scores = load(data)
     prepared = prepare(scores, tuple(sorted(scores.models)))
-    replicates = _shared_means(draws(prepared, Settings(0.95, 4000, 2), None))
+    replicates = shared_means(draws(prepared, Settings(0.95, 4000, 2), None))
     column = {name: replicates[:, j] for j, name in enumerate(prepared.names)}
     gain = column["full"] - column["base"]
     for variant in table.variants:

@@ -110,7 +110,7 @@ def test_blas_runs_on_one_thread_inside_the_engine_and_is_restored_after():
         seen.append(blas_threads())
         return np.zeros((size, 1))
 
-    _resample._run_blocks(1024, 1, np.random.SeedSequence(0), draw, 10**6, None)
+    _resample.run_blocks(1024, 1, np.random.SeedSequence(0), draw, 10**6, None)
     assert seen and all(threads == [1] * len(before) for threads in seen)
     assert blas_threads() == before
 

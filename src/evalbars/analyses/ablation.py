@@ -34,7 +34,7 @@ from ..report.statement import _unmeasured
 from ..stats import multiplicity
 from ..stats.bootstrap import percentile_interval
 from . import measures
-from .leaderboard import PairComparison, _check_correction, _pair, _shared_means
+from .leaderboard import PairComparison, check_correction, compare_pair, shared_means
 from .results import ModelScore, _Report
 from .settings import checked_settings, provenance
 
@@ -213,7 +213,7 @@ def ablation(
     [('no_a', 0.12, 0.74), ('no_b', 0.036, 0.22)]
     """
     settings = checked_settings(confidence_level, n_resamples, seed)
-    _check_correction(correction)
+    check_correction(correction)
     _check_names(full, baseline, variants)
     wanted = None if variants is None else [full, baseline, *variants]
     scores = read_scores(data, data2, wanted, named_by={"full": full, "baseline": baseline,
@@ -234,14 +234,14 @@ def ablation(
         drawn = measures.draws(prepared, settings, bar)
         summaries = {name: measures.model_score(prepared, name, settings, drawn)
                      for name in ordered}
-        replicates = _shared_means(drawn)
+        replicates = shared_means(drawn)
     finally:
         if bar is not None:
             bar.close()
     column = {name: replicates[:, j] for j, name in enumerate(prepared.names)}
 
     def pair(a: str, b: str) -> PairComparison:
-        return _pair(drawn, a, b, settings)
+        return compare_pair(drawn, a, b, settings)
 
     gain = pair(baseline, full)
     drops = [pair(name, full) for name in names]

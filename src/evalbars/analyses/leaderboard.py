@@ -186,7 +186,7 @@ def groups(order: Sequence[str], separated: set[frozenset[str]]) -> tuple[tuple[
     return tuple(found)
 
 
-def _check_correction(correction: str) -> None:
+def check_correction(correction: str) -> None:
     if not isinstance(correction, str) or correction not in multiplicity.METHODS:
         valid = ", ".join(repr(name) for name in multiplicity.METHODS)
         raise EvalbarsError(f"correction must be one of {valid}; got {correction!r}")
@@ -198,12 +198,12 @@ def _check_models(names: Sequence[str], baseline: str | None) -> None:
     check_known({"baseline": baseline}, names)
 
 
-def _shared_means(found: Draws) -> np.ndarray:
+def shared_means(found: Draws) -> np.ndarray:
     """Means of every model over the one plan: of items, or of whole clusters."""
     return found.means() if found.data.clusters is None else found.cluster_means()
 
 
-def _pair(found: Draws, a: str, b: str, settings: Settings) -> PairComparison:
+def compare_pair(found: Draws, a: str, b: str, settings: Settings) -> PairComparison:
     """One pair as compare gives it: the bootstrap gap, the analytic interval, the test."""
     level, prepared = settings.confidence_level, found.data
     x_a, x_b = prepared.column(a), prepared.column(b)
@@ -298,7 +298,7 @@ def leaderboard(
     (0.026, 'mcnemar-exact', 0.0072)
     """
     settings = checked_settings(confidence_level, n_resamples, seed)
-    _check_correction(correction)
+    check_correction(correction)
     scores = read_scores(data, data2, models, stratum=stratum, **load_options)
     names = tuple(models) if models is not None else scores.models
     _check_models(names, baseline)
@@ -312,7 +312,7 @@ def leaderboard(
         found = measures.draws(prepared, settings, bar)
         summaries = {name: measures.model_score(prepared, name, settings, found)
                      for name in prepared.names}
-        replicates = _shared_means(found)
+        replicates = shared_means(found)
     finally:
         if bar is not None:
             bar.close()
@@ -324,7 +324,7 @@ def leaderboard(
         family = [(order[j], order[i]) for i in range(len(order)) for j in range(i + 1, len(order))]
     else:
         family = [(baseline, name) for name in order if name != baseline]
-    pairs = [_pair(found, a, b, settings) for a, b in family]
+    pairs = [compare_pair(found, a, b, settings) for a, b in family]
     adjusted = multiplicity.adjust([pair.test.p_value for pair in pairs], method=correction)
     pairs = [dataclasses.replace(pair, p_adjusted=float(p)) for pair, p in zip(pairs, adjusted)]
 

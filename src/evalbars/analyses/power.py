@@ -37,18 +37,18 @@ from ..core.errors import EvalbarsError
 from ..core.version import __version__
 from ..report.notebook import NotebookMixin
 from ..stats.mcnemar_power import MCNEMAR_TAIL, mcnemar_exact_power, mcnemar_power
-from ..stats.power_checks import _count, _pct, _points, _real
+from ..stats.power_checks import checked_count, percent_text, points_text, checked_real
 from ..stats.power_plan import (
     DESIGNS,
     INPUTS,
     METHODS,
-    _check_gap,
-    _check_power,
-    _gap_for,
-    _missing,
-    _n_for,
-    _Plan,
-    _plan,
+    check_gap,
+    check_power,
+    gap_for,
+    missing_input,
+    n_for,
+    DesignPlan,
+    make_plan,
     sampled_se,
     sampled_variance,
 )
@@ -114,11 +114,11 @@ class PowerResult(NotebookMixin):
         return json_safe(out)
 
 
-def _statement(plan: _Plan, solved_for: str, n: int, gap: float, power: float,
+def _statement(plan: DesignPlan, solved_for: str, n: int, gap: float, power: float,
                exact: float | None, n_clusters: int | None, pilot: Pilot | None) -> str:
     binary = plan.variance is None
     word = "loss" if plan.alternative == "less" else "gain"
-    gain = f"{_points(gap, adjective=True)} {word}" if binary else f"{word} of {gap:.4g}"
+    gain = f"{points_text(gap, adjective=True)} {word}" if binary else f"{word} of {gap:.4g}"
     sided = "two-sided" if plan.alternative == "two-sided" else \
         f"one-sided: B {'better' if plan.alternative == 'greater' else 'worse'} than A"
     level = f"alpha {plan.alpha:g} ({sided})"
@@ -126,27 +126,29 @@ def _statement(plan: _Plan, solved_for: str, n: int, gap: float, power: float,
     unit = "questions" + ("" if plan.paired else " per model")
     if solved_for == "n":
         clusters = f" ({n_clusters:,} clusters)" if n_clusters is not None else ""
-        text = (f"To detect a {gain} with {_pct(power)} power at {level}, {who} needs about "
-                f"{n:,} {unit}{clusters}.")
+        text = (f"To detect a {gain} with {percent_text(power)} power at {level}, {who} needs "
+                f"about {n:,} {unit}{clusters}.")
     else:
         size = f"With {n:,} {unit}"
         if plan.design == "clustered":
             size += f" (worth about {n / plan.design_effect:,.0f} independent ones)"
         if solved_for == "gap":
-            shown = _points(gap) if binary else f"{gap:.4g}"
+            shown = points_text(gap) if binary else f"{gap:.4g}"
             smaller = "losses" if word == "loss" else "gains"
             text = (f"{size}, {who} detects a real {word} of {shown} or more with "
-                    f"{_pct(power)} power at {level}; smaller {smaller} will usually be missed.")
+                    f"{percent_text(power)} power at {level}; smaller {smaller} will usually "
+                    f"be missed.")
         else:
-            text = f"{size}, {who} has {_pct(power)} power to detect a real {gain} at {level}."
+            text = (f"{size}, {who} has {percent_text(power)} power to detect a real {gain} "
+                    f"at {level}.")
     method = {"normal": "Normal approximation", "cohen-h": "Cohen's h (arcsine) approximation",
               "mcnemar-exact": "Exact McNemar test"}[plan.method]
     if exact is not None and plan.method != "mcnemar-exact":
-        method += f"; the exact McNemar test has {_pct(exact)} power at this size"
+        method += f"; the exact McNemar test has {percent_text(exact)} power at this size"
     return f"{text} {method}."
 
 
-def _result(plan: _Plan, solved_for: str, n: int, gap: float, power: float,
+def _result(plan: DesignPlan, solved_for: str, n: int, gap: float, power: float,
             n_unrounded: float | None, inputs: dict, pilot: Pilot | None) -> PowerResult:
     achieved = plan.power(n, gap)
     exact = None
@@ -170,11 +172,11 @@ def _result(plan: _Plan, solved_for: str, n: int, gap: float, power: float,
 
 
 def _prepare(design, method, alpha, given: dict, pilot: Pilot | None,
-             alternative: str = "two-sided") -> tuple[_Plan, dict]:
+             alternative: str = "two-sided") -> tuple[DesignPlan, dict]:
     """The validated plan, and every input given (validated values, JSON-safe)."""
     if pilot is not None:
         given = pilot._fill(design, given)
-    plan = _plan(design, method, alpha, given, alternative)
+    plan = make_plan(design, method, alpha, given, alternative)
     names = [key for key in INPUTS if given[key] is not None]
     return plan, {"alpha": plan.alpha, **{key: getattr(plan, key) for key in names}}
 
@@ -253,17 +255,17 @@ def solve(*, design: str = "paired", n: int | None = None, gap: float | None = N
     given = dict(disagreement=disagreement, baseline=baseline, variance=variance, icc=icc,
                  cluster_size=cluster_size, design_effect=design_effect, samples=samples,
                  between_variance=between_variance)
-    solved_for = _missing(n, gap, power)
+    solved_for = missing_input(n, gap, power)
     plan, inputs = _prepare(design, method, alpha, given, pilot, alternative)
-    n = None if n is None else _count(n, "n", "a positive integer (questions)")
-    gap = None if gap is None else _check_gap(plan, gap)
-    power = None if power is None else _check_power(plan, power)
+    n = None if n is None else checked_count(n, "n", "a positive integer (questions)")
+    gap = None if gap is None else check_gap(plan, gap)
+    power = None if power is None else check_power(plan, power)
     inputs.update({k: v for k, v in (("n", n), ("gap", gap), ("power", power)) if v is not None})
     n_unrounded = None
     if solved_for == "n":
-        n, n_unrounded = _n_for(plan, gap, power)
+        n, n_unrounded = n_for(plan, gap, power)
     elif solved_for == "gap":
-        gap = _gap_for(plan, n, power)
+        gap = gap_for(plan, n, power)
     return _result(plan, solved_for, n, gap, power, n_unrounded, inputs, pilot)
 
 
@@ -315,12 +317,12 @@ def grid(*, design: str = "paired", n: int | None = None, power: float = 0.8,
                        alternative)
     rows = []
     for value in gaps:
-        value = _real(value, "gaps", "positive fractions (0.01 = 1 point)", lambda x: x > 0)
+        value = checked_real(value, "gaps", "positive fractions (0.01 = 1 point)", lambda x: x > 0)
         problem = plan.gap_problem(value)
         if problem is not None:
             rows.append({"gap": value, "n": None, "note": problem})
             continue
-        needed, _ = _n_for(plan, value, current.power)
+        needed, _ = n_for(plan, value, current.power)
         row = _result(plan, "n", needed, value, current.power, None, {}, None)
         rows.append({"gap": value, "n": row.n, "achieved_power": row.achieved_power,
                      **{k: getattr(row, k) for k in ("exact_mcnemar_power", "n_clusters")

@@ -39,10 +39,10 @@ from ..io.table import name_list
 from ..report.text.select import select_statement
 from ..stats import multiplicity
 from . import measures
-from .leaderboard import PairComparison, _check_correction, _pair, _shared_means
+from .leaderboard import PairComparison, check_correction, compare_pair, shared_means
 from .results import Difference, ModelScore, Settings, _Report
 from .select_curse import AdjustedGain, NullBest, adjusted_gain, null_best, simultaneous_intervals
-from .select_split import _by_column, _by_holdout, _check_split
+from .select_split import by_column, by_holdout, check_split
 from .settings import checked_settings, provenance
 
 
@@ -237,9 +237,9 @@ def select(
     (0.56, 0.0)
     """
     settings = checked_settings(confidence_level, n_resamples, seed)
-    _check_correction(correction)
+    check_correction(correction)
     _check_names(baseline, candidates)
-    _check_split(split, select_on, confirm_on, holdout)
+    check_split(split, select_on, confirm_on, holdout)
     wanted = None if candidates is None else [baseline, *candidates]
     named_by = {"baseline": baseline, "candidates": candidates}
     scores = read_scores(data, data2, wanted, named_by=named_by, split=split, **load_options)
@@ -254,9 +254,9 @@ def select(
     ordered = tuple(sorted((baseline, *names)))
     chosen, held, split_info = scores, None, None
     if labels is not None or holdout is not None:
-        keep, confirm, split_info = (_by_column(labels, split, select_on, confirm_on)
+        keep, confirm, split_info = (by_column(labels, split, select_on, confirm_on)
                                      if labels is not None
-                                     else _by_holdout(scores, ordered, holdout, settings.seed))
+                                     else by_holdout(scores, ordered, holdout, settings.seed))
         chosen, held = scores.subset(keep), scores.subset(confirm)
     prepared = measures.prepare(chosen, ordered)
     plans = 1 if prepared.clusters is None else 2
@@ -265,8 +265,8 @@ def select(
         drawn = measures.draws(prepared, settings, bar)
         summaries = {name: measures.model_score(prepared, name, settings, drawn)
                      for name in ordered}
-        replicates = _shared_means(drawn)
-        pairs = [_pair(drawn, baseline, name, settings) for name in sorted(names)]
+        replicates = shared_means(drawn)
+        pairs = [compare_pair(drawn, baseline, name, settings) for name in sorted(names)]
         confirmation = None
         if held is not None:
             gains = [pair.estimate for pair in pairs]

@@ -15,7 +15,7 @@ from ..io.ingest import ItemScores
 from ..io.table import name_list
 
 
-def _check_split(split, select_on, confirm_on, holdout) -> None:
+def check_split(split, select_on, confirm_on, holdout) -> None:
     if holdout is not None and split is not None:
         raise EvalbarsError("give holdout= (--holdout) or split= (--split), not both")
     if split is None and (select_on is not None or confirm_on is not None):
@@ -34,7 +34,7 @@ def _check_split(split, select_on, confirm_on, holdout) -> None:
                             f"confirmation, between 0 and 1 (0.5 = half); got {holdout!r}")
 
 
-def _by_column(labels: np.ndarray, split: str, select_on, confirm_on):
+def by_column(labels: np.ndarray, split: str, select_on, confirm_on):
     values = sorted({label for label in labels.tolist() if label is not None})
     masks = []
     for param, value in (("select_on", select_on), ("confirm_on", confirm_on)):
@@ -52,7 +52,7 @@ def _by_column(labels: np.ndarray, split: str, select_on, confirm_on):
     return masks[0], masks[1], info
 
 
-def _by_holdout(scores: ItemScores, names: tuple[str, ...], holdout: float, seed: int):
+def by_holdout(scores: ItemScores, names: tuple[str, ...], holdout: float, seed: int):
     """A seeded random split of questions (of whole clusters, when clusters are given).
 
     Questions are put in the canonical order of their scores first, so the split, like

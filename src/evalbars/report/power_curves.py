@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from ..core.errors import EvalbarsError
-from ..stats.power_plan import INPUTS, _check_gap, _check_power, _n_for, _plan
+from ..stats.power_plan import INPUTS, check_gap, check_power, n_for, make_plan
 
 
 def power_curves(doc: dict, *, gaps=None, n_points: int = 40) -> list[tuple]:
@@ -36,7 +36,7 @@ def power_curves(doc: dict, *, gaps=None, n_points: int = 40) -> list[tuple]:
     import numpy as np
 
     try:
-        plan = _plan(doc["design"], doc["method"], doc["alpha"],
+        plan = make_plan(doc["design"], doc["method"], doc["alpha"],
                      {key: doc["inputs"].get(key) for key in INPUTS},
                      doc.get("alternative", "two-sided"))
     except EvalbarsError:
@@ -47,7 +47,7 @@ def power_curves(doc: dict, *, gaps=None, n_points: int = 40) -> list[tuple]:
     needed = {}
     for g in gaps:
         try:
-            needed[g] = _n_for(plan, _check_gap(plan, g), _check_power(plan, 0.95))[0]
+            needed[g] = n_for(plan, check_gap(plan, g), check_power(plan, 0.95))[0]
         except EvalbarsError:
             continue
     if not needed:
@@ -60,7 +60,7 @@ def power_curves(doc: dict, *, gaps=None, n_points: int = 40) -> list[tuple]:
         points = []
         for n in ns:
             try:
-                points.append((n, plan.power(n, _check_gap(plan, g))))
+                points.append((n, plan.power(n, check_gap(plan, g))))
             except EvalbarsError:
                 continue
         curves.append((g, [n for n, _ in points], [p for _, p in points]))

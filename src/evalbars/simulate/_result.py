@@ -13,7 +13,7 @@ from ..core.progress import Progress
 from ..core.seeding import child_seed
 from ..core.version import __version__
 from ..report.notebook import TextMixin
-from ..stats.resample import BLOCK, _run_blocks
+from ..stats.resample import BLOCK, run_blocks
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +127,7 @@ def run_experiments(
     """
     bar = Progress(f"simulate {name}", experiments) if progress else None
     try:
-        return _run_blocks(experiments, columns, child_seed(seed, f"simulate:{name}"), draw,
+        return run_blocks(experiments, columns, child_seed(seed, f"simulate:{name}"), draw,
                            BLOCK * draws_per_experiment, bar)
     finally:
         if bar is not None:

@@ -87,7 +87,7 @@ def require_binary(a: np.ndarray, b: np.ndarray, purpose: str, hint: str = "") -
                                 f"got {arr[bad[0]]} at index {bad[0]}{hint}")
 
 
-def _n_resamples(value: object) -> int:
+def checked_resamples(value: object) -> int:
     if isinstance(value, bool):
         value = None  # True is not a count
     try:
@@ -99,7 +99,7 @@ def _n_resamples(value: object) -> int:
     return count
 
 
-def _seed(seed: object) -> np.random.SeedSequence | None:
+def checked_seed(seed: object) -> np.random.SeedSequence | None:
     if seed is not None and not isinstance(seed, np.random.SeedSequence):
         raise EvalbarsError(
             f"seed must be a numpy.random.SeedSequence or None; got {seed!r}"

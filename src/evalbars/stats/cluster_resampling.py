@@ -25,7 +25,7 @@ import numpy as np
 
 from ..core.errors import EvalbarsError
 from ..core.types import TestResult
-from .checks import _n_resamples
+from .checks import checked_resamples
 from .cluster_inputs import cluster_codes, paired_differences, score_matrix
 from .permutation import flip_units
 from .resample import bootstrap_sums, sign_flip_sums
@@ -118,7 +118,7 @@ def cluster_bootstrap_means(
     ((1000, 1), [0.25, 0.417, 0.5])
     """
     x_arr = score_matrix(x, "x", columns=True)
-    n_resamples = _n_resamples(n_resamples)
+    n_resamples = checked_resamples(n_resamples)
     seed = _seed_sequence(seed, required=True)
     codes, sizes, _ = cluster_codes(clusters, x_arr.shape[0])
     sums = cluster_sums(x_arr, codes, sizes.size)
@@ -193,7 +193,7 @@ def cluster_sign_flip(
     ('cluster-sign-flip', 0.4, 0.125, True)
     """
     d = paired_differences(a, b)
-    n_resamples = _n_resamples(n_resamples)
+    n_resamples = checked_resamples(n_resamples)
     seed = _seed_sequence(seed, required=False)
     codes, sizes, _ = cluster_codes(clusters, d.shape[0])
     totals = cluster_sums(d, codes, sizes.size)[:, 0]

@@ -43,7 +43,7 @@ import numpy as np
 from ..core.arguments import check_confidence_level
 from ..core.types import Interval
 from .cluster_inputs import cluster_codes, paired_differences, score_matrix
-from .intervals import _t
+from .intervals import t_critical
 
 __all__ = [
     "MEAN_METHODS",
@@ -250,7 +250,7 @@ def paired_clustered_se(a: object, b: object, clusters: object) -> ClusteredSE:
 
 
 def _t_interval(method: str, result: ClusteredSE, level: float) -> Interval:
-    half = _t(level, result.n_clusters - 1) * result.se
+    half = t_critical(level, result.n_clusters - 1) * result.se
     return Interval(method, result.estimate - half, result.estimate + half, level)
 
 

@@ -39,12 +39,12 @@ __all__ = [
 # --- quantiles and small helpers ---------------------------------------------------
 
 
-def _z(level: float) -> float:
+def normal_critical(level: float) -> float:
     """Two-sided normal critical value, computed from the upper tail for precision."""
     return float(-special.ndtri((1.0 - level) / 2.0))
 
 
-def _t(level: float, df: int) -> float:
+def t_critical(level: float, df: int) -> float:
     return float(special.stdtrit(df, (1.0 + level) / 2.0)) if df >= 1 else math.nan
 
 
@@ -54,7 +54,7 @@ def _sd(x: np.ndarray) -> float:
 
 
 def _wilson(k: int, n: int, level: float) -> tuple[float, float]:
-    z = _z(level)
+    z = normal_critical(level)
     p = k / n
     denom = 1.0 + z * z / n
     center = (p + z * z / (2 * n)) / denom
@@ -68,7 +68,7 @@ def _wilson(k: int, n: int, level: float) -> tuple[float, float]:
 
 def _wald(k: int, n: int, level: float) -> tuple[float, float]:
     p = k / n
-    half = _z(level) * math.sqrt(p * (1 - p) / n)
+    half = normal_critical(level) * math.sqrt(p * (1 - p) / n)
     return p - half, p + half
 
 
@@ -80,7 +80,7 @@ def _clopper_pearson(k: int, n: int, level: float) -> tuple[float, float]:
 
 
 def _agresti_coull(k: int, n: int, level: float) -> tuple[float, float]:
-    z = _z(level)
+    z = normal_critical(level)
     n_tilde = n + z * z
     p_tilde = (k + z * z / 2) / n_tilde
     half = z * math.sqrt(p_tilde * (1 - p_tilde) / n_tilde)
@@ -108,12 +108,12 @@ _BINOMIAL: dict[str, Callable[[int, int, float], tuple[float, float]]] = {
 
 
 def _clt(x: np.ndarray, level: float) -> tuple[float, float]:
-    mean, half = float(np.mean(x)), _z(level) * _sd(x) / math.sqrt(x.size)
+    mean, half = float(np.mean(x)), normal_critical(level) * _sd(x) / math.sqrt(x.size)
     return mean - half, mean + half
 
 
 def _student_t(x: np.ndarray, level: float) -> tuple[float, float]:
-    mean, half = float(np.mean(x)), _t(level, x.size - 1) * _sd(x) / math.sqrt(x.size)
+    mean, half = float(np.mean(x)), t_critical(level, x.size - 1) * _sd(x) / math.sqrt(x.size)
     return mean - half, mean + half
 
 
@@ -128,7 +128,7 @@ _MEAN: dict[str, Callable[[np.ndarray, float], tuple[float, float]]] = {
 
 def _unpaired_wald(a: np.ndarray, b: np.ndarray, level: float) -> tuple[float, float]:
     gap = float(np.mean(b) - np.mean(a))
-    half = _z(level) * math.sqrt((_sd(a) ** 2 + _sd(b) ** 2) / a.size)
+    half = normal_critical(level) * math.sqrt((_sd(a) ** 2 + _sd(b) ** 2) / a.size)
     return gap - half, gap + half
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .power_checks import _count, _real
+from .power_checks import checked_count, checked_real
 from .tails import check_alternative
 
 MCNEMAR_TAIL = 1e-12
@@ -70,8 +70,8 @@ def mcnemar_power(n: int, *, disagreement: float, gap: float, alpha: float = 0.0
     >>> round(mcnemar_power(500, disagreement=0.10, gap=0.02, alternative="greater"), 3)
     0.359
     """
-    n = _count(n, "n", "a positive integer (questions)")
-    alpha = _real(alpha, "alpha", "between 0 and 1 (exclusive)", lambda x: 0 < x < 1)
-    d = _real(disagreement, "disagreement", "a fraction in (0, 1]", lambda x: 0 < x <= 1)
-    gap = _real(gap, "gap", f"between 0 and the disagreement {d}", lambda x: 0 <= x <= d)
+    n = checked_count(n, "n", "a positive integer (questions)")
+    alpha = checked_real(alpha, "alpha", "between 0 and 1 (exclusive)", lambda x: 0 < x < 1)
+    d = checked_real(disagreement, "disagreement", "a fraction in (0, 1]", lambda x: 0 < x <= 1)
+    gap = checked_real(gap, "gap", f"between 0 and the disagreement {d}", lambda x: 0 <= x <= d)
     return mcnemar_exact_power(n, d, gap, alpha, check_alternative(alternative))

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..core.errors import EvalbarsError
 from ..core.types import TestResult
-from .checks import _n_resamples, _seed, pair
+from .checks import checked_resamples, checked_seed, pair
 from .resample import sign_flip_sums
 from .tails import binomial_p, check_alternative
 
@@ -282,8 +282,8 @@ def sign_flip(
     (False, 50, True)
     """
     a_arr, b_arr = pair(a, b)
-    n_resamples = _n_resamples(n_resamples)
-    seed = _seed(seed)
+    n_resamples = checked_resamples(n_resamples)
+    seed = checked_seed(seed)
     alternative = check_alternative(alternative)
     d = b_arr - a_arr
 

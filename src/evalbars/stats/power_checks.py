@@ -9,7 +9,7 @@ import numpy as np
 from ..core.errors import EvalbarsError
 
 
-def _real(value: object, name: str, expectation: str, ok) -> float:
+def checked_real(value: object, name: str, expectation: str, ok) -> float:
     """``value`` as a float satisfying ``ok``, or EvalbarsError naming all three."""
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
             or not math.isfinite(value) or not ok(float(value)):
@@ -17,7 +17,7 @@ def _real(value: object, name: str, expectation: str, ok) -> float:
     return float(value)
 
 
-def _count(value: object, name: str, expectation: str) -> int:
+def checked_count(value: object, name: str, expectation: str) -> int:
     try:
         count = None if isinstance(value, bool) else operator.index(value)
     except TypeError:
@@ -27,11 +27,11 @@ def _count(value: object, name: str, expectation: str) -> int:
     return count
 
 
-def _pct(x: float) -> str:
+def percent_text(x: float) -> str:
     return f"{100 * x:.1f}".removesuffix(".0") + "%"
 
 
-def _points(x: float, *, adjective: bool = False) -> str:
+def points_text(x: float, *, adjective: bool = False) -> str:
     """0.01 -> '1 point', 0.025 -> '2.5 points'; as an adjective '1-point'."""
     text = f"{100 * x:.2f}".rstrip("0").rstrip(".")
     if adjective:

@@ -1,10 +1,10 @@
 """The validated design of a power calculation, and the solvers for n, gap and power.
 
-:func:`_plan` checks a design's inputs once (naming the parameter, the expectation and
-the value) and returns a :class:`_Plan`, which knows the per-question variance of the
+:func:`make_plan` checks a design's inputs once (naming the parameter, the expectation and
+the value) and returns a :class:`DesignPlan`, which knows the per-question variance of the
 compared gap (with :func:`sampled_variance` for several sampled answers per question,
 times the design effect) and the power of its method at any n and gap.
-:func:`_n_for` and :func:`_gap_for` invert that power; :mod:`evalbars.analyses.power` is the
+:func:`n_for` and :func:`gap_for` invert that power; :mod:`evalbars.analyses.power` is the
 public face.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Protocol
 
 from ..core.errors import EvalbarsError
 from .mcnemar_power import mcnemar_exact_power
-from .power_checks import _count, _pct, _real
+from .power_checks import checked_count, percent_text, checked_real
 from .power_z import required_delta, z_power
 from .tails import check_alternative
 
@@ -62,10 +62,11 @@ def sampled_variance(*, between_variance: float, within_variance: float,
     >>> round(sampled_variance(between_variance=0.05, within_variance=0.16, samples=5), 3)
     0.082
     """
-    between = _real(between_variance, "between_variance", "a variance >= 0", lambda x: x >= 0)
-    within = _real(within_variance, "within_variance", "a variance >= 0", lambda x: x >= 0)
+    between = checked_real(between_variance, "between_variance", "a variance >= 0",
+                           lambda x: x >= 0)
+    within = checked_real(within_variance, "within_variance", "a variance >= 0", lambda x: x >= 0)
     if samples != math.inf:
-        _count(samples, "samples", "a positive integer or math.inf")
+        checked_count(samples, "samples", "a positive integer or math.inf")
     return between + within / samples
 
 
@@ -93,9 +94,10 @@ def sampled_se(n: int, *, accuracy: float, between_variance: float, samples: flo
     ...  for k in (1, 5, math.inf)]
     [2.0, 1.3, 1.0]
     """
-    n = _count(n, "n", "a positive integer (questions)")
-    p = _real(accuracy, "accuracy", "a fraction between 0 and 1", lambda x: 0 <= x <= 1)
-    between = _real(between_variance, "between_variance", "a variance >= 0", lambda x: x >= 0)
+    n = checked_count(n, "n", "a positive integer (questions)")
+    p = checked_real(accuracy, "accuracy", "a fraction between 0 and 1", lambda x: 0 <= x <= 1)
+    between = checked_real(between_variance, "between_variance", "a variance >= 0",
+                           lambda x: x >= 0)
     if between > p * (1 - p):
         raise EvalbarsError(f"between_variance must be at most accuracy * (1 - accuracy) = "
                             f"{p * (1 - p):.6g}, the variance it is part of; got {between!r}")
@@ -108,7 +110,7 @@ def sampled_se(n: int, *, accuracy: float, between_variance: float, samples: flo
 
 
 class _Pilot(Protocol):
-    """What :meth:`_Plan.describe` reads of a pilot: its number of questions.
+    """What :meth:`DesignPlan.describe` reads of a pilot: its number of questions.
 
     An :class:`evalbars.analyses.pilot.Pilot` is one; stats names it without importing it.
     """
@@ -118,7 +120,7 @@ class _Pilot(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class _Plan:
+class DesignPlan:
     """Validated inputs of one design: everything except n, gap and power."""
 
     design: str
@@ -197,9 +199,10 @@ class _Plan:
             article = "an" if count[0] == "8" or count.split(",")[0] in ("11", "18") else "a"
             source = f" (from {article} {count}-question pilot)"
         if self.disagreement is not None:
-            text = f"a paired comparison with {_pct(self.disagreement)} disagreement{source}"
+            text = (f"a paired comparison with {percent_text(self.disagreement)} "
+                    f"disagreement{source}")
         elif self.baseline is not None:
-            text = f"an unpaired comparison from a {_pct(self.baseline)} baseline{source}"
+            text = f"an unpaired comparison from a {percent_text(self.baseline)} baseline{source}"
         else:
             kind = "difference " if self.paired else ""
             text = (f"{'a paired' if self.paired else 'an unpaired'} comparison with per-question "
@@ -227,30 +230,31 @@ def _clustering(design: str, given: dict) -> tuple[float, float | None, float | 
         return 1.0, None, None
     size = given["cluster_size"]
     if size is not None:
-        size = _real(size, "cluster_size", "at least 1 (questions per cluster)", lambda x: x >= 1)
+        size = checked_real(size, "cluster_size", "at least 1 (questions per cluster)",
+                            lambda x: x >= 1)
     if given["design_effect"] is not None:
         if given["icc"] is not None:
             raise EvalbarsError(f"give design_effect, or icc with cluster_size, not both; got "
                                 f"design_effect={given['design_effect']!r}, icc={given['icc']!r}")
-        return _real(given["design_effect"], "design_effect", "at least 1",
+        return checked_real(given["design_effect"], "design_effect", "at least 1",
                      lambda x: x >= 1), size, None
     if given["icc"] is None:
         raise EvalbarsError("the clustered design needs design_effect (--design-effect), or icc "
                             "with cluster_size (--icc, --cluster-size)")
-    rho = _real(given["icc"], "icc", "between 0 and 1", lambda x: 0 <= x <= 1)
+    rho = checked_real(given["icc"], "icc", "between 0 and 1", lambda x: 0 <= x <= 1)
     if size is None:
         raise EvalbarsError(f"icc={rho!r} needs cluster_size (--cluster-size): the design "
                             f"effect is 1 + (cluster_size - 1) * icc")
     return 1 + (size - 1) * rho, size, rho
 
 
-def _plan(design: object, method: object, alpha: object, given: dict,
-          alternative: object = "two-sided") -> _Plan:
+def make_plan(design: object, method: object, alpha: object, given: dict,
+          alternative: object = "two-sided") -> DesignPlan:
     alternative = check_alternative(alternative)
     if design not in DESIGNS:
         raise EvalbarsError(f"design must be one of {', '.join(map(repr, DESIGNS))}; "
                             f"got {design!r}")
-    alpha = _real(alpha, "alpha", "between 0 and 1 (exclusive)", lambda x: 0 < x < 1)
+    alpha = checked_real(alpha, "alpha", "between 0 and 1 (exclusive)", lambda x: 0 < x < 1)
     method = METHODS[design][0] if method is None else method
     if method not in METHODS[design]:
         raise EvalbarsError(f"method must be one of {', '.join(map(repr, METHODS[design]))} for "
@@ -277,26 +281,27 @@ def _plan(design: object, method: object, alpha: object, given: dict,
                             f"score, exactly one; got "
                             f"baseline={p!r}, variance={v!r}")
     if d is not None:
-        d = _real(d, "disagreement", "a fraction in (0, 1]", lambda x: 0 < x <= 1)
+        d = checked_real(d, "disagreement", "a fraction in (0, 1]", lambda x: 0 < x <= 1)
     if p is not None:
-        p = _real(p, "baseline", "a fraction between 0 and 1 (exclusive)", lambda x: 0 < x < 1)
+        p = checked_real(p, "baseline", "a fraction between 0 and 1 (exclusive)",
+                         lambda x: 0 < x < 1)
     if v is not None:
-        v = _real(v, "variance", "a positive number", lambda x: x > 0)
+        v = checked_real(v, "variance", "a positive number", lambda x: x > 0)
     k, between = given["samples"], given["between_variance"]
     if (k is None) != (between is None):
         raise EvalbarsError(f"samples and between_variance go together (the variance splits into "
                             f"question and sampling noise); got samples={k!r}, "
                             f"between_variance={between!r}")
     if k is not None:
-        k = _count(k, "samples", "a positive integer (answers sampled per question)")
-        between = _real(between, "between_variance", "a variance >= 0", lambda x: x >= 0)
+        k = checked_count(k, "samples", "a positive integer (answers sampled per question)")
+        between = checked_real(between, "between_variance", "a variance >= 0", lambda x: x >= 0)
     if method == "mcnemar-exact" and (d is None or k is not None):
         raise EvalbarsError("method 'mcnemar-exact' needs 0/1 scores with one answer per "
                             "question: give disagreement and leave out samples")
     if method == "cohen-h" and (p is None or k is not None):
         raise EvalbarsError("method 'cohen-h' compares two independent proportions: give "
                             "baseline and leave out samples")
-    plan = _Plan(design, method, alpha, paired, d, p, v, effect, size, rho, k, between,
+    plan = DesignPlan(design, method, alpha, paired, d, p, v, effect, size, rho, k, between,
                  alternative)
     if k is not None and min(plan.totals(0.0)) < between:
         raise EvalbarsError(f"between_variance must be at most the per-question variance it is "
@@ -307,7 +312,7 @@ def _plan(design: object, method: object, alpha: object, given: dict,
 # --- solving --------------------------------------------------------------------------
 
 
-def _n_for(plan: _Plan, gap: float, power: float) -> tuple[int, float | None]:
+def n_for(plan: DesignPlan, gap: float, power: float) -> tuple[int, float | None]:
     """(n rounded up, unrounded n or None) reaching this power at this gap."""
     if plan.method == "mcnemar-exact":
         return _smallest_exact_n(plan, gap, power), None
@@ -322,10 +327,10 @@ def _n_for(plan: _Plan, gap: float, power: float) -> tuple[int, float | None]:
     return math.ceil(clusters * plan.cluster_size), exact
 
 
-def _smallest_exact_n(plan: _Plan, gap: float, power: float) -> int:
+def _smallest_exact_n(plan: DesignPlan, gap: float, power: float) -> int:
     """Bisection for n with exact power(n) >= power > exact power(n - 1)."""
     normal = replace(plan, method="normal")
-    lo, hi = 0, max(1, _n_for(normal, gap, power)[0])
+    lo, hi = 0, max(1, n_for(normal, gap, power)[0])
     while hi > _MAX_N or plan.power(hi, gap) < power:
         if hi > _MAX_N:
             raise EvalbarsError(f"the exact McNemar test does not reach power {power!r} at gap "
@@ -337,7 +342,7 @@ def _smallest_exact_n(plan: _Plan, gap: float, power: float) -> int:
     return hi
 
 
-def _gap_for(plan: _Plan, n: int, power: float) -> float:
+def gap_for(plan: DesignPlan, n: int, power: float) -> float:
     """The smallest gap detected with this power at n."""
     top = plan.max_gap()
     if plan.method == "normal" and top == math.inf:
@@ -352,7 +357,7 @@ def _gap_for(plan: _Plan, n: int, power: float) -> float:
     return brentq(lambda g: plan.power(n, g) - power, 0.0, top, xtol=1e-13)
 
 
-def _missing(n: object, gap: object, power: object) -> str:
+def missing_input(n: object, gap: object, power: object) -> str:
     given = {"n": n, "gap": gap, "power": power}
     missing = [k for k, v in given.items() if v is None]
     if len(missing) != 1:
@@ -363,8 +368,8 @@ def _missing(n: object, gap: object, power: object) -> str:
     return missing[0]
 
 
-def _check_gap(plan: _Plan, gap: object) -> float:
-    gap = _real(gap, "gap", "a positive fraction (0.01 = 1 point)", lambda x: x > 0)
+def check_gap(plan: DesignPlan, gap: object) -> float:
+    gap = checked_real(gap, "gap", "a positive fraction (0.01 = 1 point)", lambda x: x > 0)
     if gap >= 1 and plan.variance is None:
         raise EvalbarsError(f"gap (--gap) {gap:g} is 100 points or more: did you mean "
                             f"{gap / 100:g} ({gap:g} point{'' if gap == 1 else 's'})? gaps are "
@@ -375,6 +380,7 @@ def _check_gap(plan: _Plan, gap: object) -> float:
     return gap
 
 
-def _check_power(plan: _Plan, power: object) -> float:
-    return _real(power, "power", f"between alpha ({plan.alpha:g}) and 1, exclusive: a zero gap "
-                 f"is already 'detected' with probability alpha", lambda x: plan.alpha < x < 1)
+def check_power(plan: DesignPlan, power: object) -> float:
+    return checked_real(power, "power", f"between alpha ({plan.alpha:g}) and 1, exclusive: a "
+                        f"zero gap is already 'detected' with probability alpha",
+                        lambda x: plan.alpha < x < 1)

@@ -95,7 +95,7 @@ def _blas() -> ThreadpoolController:
     return ThreadpoolController()
 
 
-def _run_blocks(
+def run_blocks(
     n_resamples: int,
     n_columns: int,
     seed: np.random.SeedSequence,
@@ -230,7 +230,7 @@ def bootstrap_sums(
             counts = rng.multinomial(counts_total, pvals, size=size).astype(float)
             return join(np.dot(counts, slices.pieces), slices)
 
-        return _run_blocks(n_resamples, n_columns, seed, draw_patterns, BLOCK * n_rows,
+        return run_blocks(n_resamples, n_columns, seed, draw_patterns, BLOCK * n_rows,
                            progress)
 
     # Sums of the values minus each column's smallest, plus n times it: constant data give
@@ -254,7 +254,7 @@ def bootstrap_sums(
             result[start:stop] = join(product, slices) + n_rows * shift
         return result
 
-    return _run_blocks(n_resamples, n_columns, seed, draw, BLOCK * n_rows, progress)
+    return run_blocks(n_resamples, n_columns, seed, draw, BLOCK * n_rows, progress)
 
 
 def sign_flip_sums(
@@ -303,5 +303,5 @@ def sign_flip_sums(
             result[start:stop] = join(2.0 * product - totals, slices)
         return result
 
-    out = _run_blocks(n_resamples, n_columns, seed, draw, BLOCK * n, progress)
+    out = run_blocks(n_resamples, n_columns, seed, draw, BLOCK * n, progress)
     return out[:, 0] if values.ndim == 1 else out

@@ -34,7 +34,7 @@ import numpy as np
 from ..core.errors import EvalbarsError
 from ..core.types import TestResult
 from . import mcnemar, permutation, signed_rank
-from .checks import _n_resamples, _seed, pair
+from .checks import checked_resamples, checked_seed, pair
 from .permutation import fsum_mean
 from .tails import binomial_p, check_alternative, student_p
 
@@ -211,8 +211,8 @@ def paired_test(
     if not isinstance(name, str) or name not in TESTS:
         valid = ", ".join(repr(key) for key in TESTS)
         raise EvalbarsError(f"name must be one of {valid}; got {name!r}")
-    n_resamples = _n_resamples(n_resamples)
-    seed = _seed(seed)
+    n_resamples = checked_resamples(n_resamples)
+    seed = checked_seed(seed)
     alternative = check_alternative(alternative)
     if name in _RESAMPLING_TESTS:
         return TESTS[name](a, b, n_resamples=n_resamples, seed=seed, alternative=alternative)

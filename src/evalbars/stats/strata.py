@@ -28,7 +28,7 @@ from ..core.arguments import check_confidence_level
 from ..core.errors import EvalbarsError
 from ..core.types import Interval
 from .checks import pair, scores
-from .intervals import _t, _z, binomial_interval, mean_interval
+from .intervals import t_critical, normal_critical, binomial_interval, mean_interval
 from .tails import check_alternative, one_sided_ends, two_sided_level
 
 __all__ = [
@@ -293,7 +293,7 @@ def stratified_interval(result: StratifiedMean, *, method: str = "stratified-t",
     level = check_confidence_level(confidence_level)
     alternative = check_alternative(alternative)
     at = two_sided_level(level, alternative)
-    q = _z(at) if method == "stratified-normal" or math.isinf(result.df) else _t(at, result.df)
+    q = normal_critical(at) if method == "stratified-normal" or math.isinf(result.df) else t_critical(at, result.df)
     low, high = one_sided_ends(result.estimate - q * result.se,
                                result.estimate + q * result.se, alternative)
     return Interval(method, low, high, level)

@@ -19,7 +19,7 @@ from ..core.arguments import check_confidence_level
 from ..core.errors import EvalbarsError
 from ..core.types import Interval
 from .bootstrap import bootstrap_means, percentile_interval
-from .checks import _n_resamples, _seed
+from .checks import checked_resamples, checked_seed
 from .resample import bootstrap_sums
 from .strata import stratum_codes, stratum_units, stratum_weights
 
@@ -66,8 +66,8 @@ def stratified_bootstrap_means(x: object, strata: object, *,
     arr = arr[:, None] if arr.ndim == 1 else arr
     if arr.ndim != 2 or not np.isfinite(arr).all():
         raise EvalbarsError("x must be a 1-D or 2-D (items x columns) array of finite scores")
-    n_resamples = _n_resamples(n_resamples)
-    if _seed(seed) is None:
+    n_resamples = checked_resamples(n_resamples)
+    if checked_seed(seed) is None:
         raise EvalbarsError("seed must be a numpy.random.SeedSequence for the stratified "
                             "bootstrap; got None")
     codes, sizes, labels = stratum_codes(strata, arr.shape[0])

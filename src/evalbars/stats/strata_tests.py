@@ -24,7 +24,7 @@ from scipy import special
 
 from ..core.errors import EvalbarsError
 from ..core.types import TestResult
-from .checks import _n_resamples, _seed, pair, require_binary
+from .checks import checked_resamples, checked_seed, pair, require_binary
 from .permutation import TIE_RTOL, flip_units
 from .resample import sign_flip_sums
 from .strata import stratum_codes, stratum_units, stratum_weights
@@ -69,8 +69,8 @@ def stratified_sign_flip(a: object, b: object, strata: object, *,
     (0.3833, 0.375, True)
     """
     a_arr, b_arr = pair(a, b)
-    n_resamples = _n_resamples(n_resamples)
-    seed = _seed(seed)
+    n_resamples = checked_resamples(n_resamples)
+    seed = checked_seed(seed)
     alternative = check_alternative(alternative)
     codes, per_item = _item_weights(a_arr.size, strata, weights)
     c = per_item[codes]
