@@ -30,12 +30,12 @@ from ..io.inputs import read_scores, takes_load_options
 from ..io.keywords import check_known
 from ..report import format as fmt
 from ..report.labels import method_name, named_test, role
-from ..report.statement import _unmeasured
+from ..report.statement import unmeasured_noise
 from ..stats import multiplicity
 from ..stats.bootstrap import percentile_interval
 from . import measures
 from .leaderboard import PairComparison, check_correction, compare_pair, shared_means
-from .results import ModelScore, _Report
+from .results import ModelScore, ReportRecord
 from .settings import checked_settings, provenance
 
 
@@ -80,7 +80,7 @@ class Variant:
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class AblationResult(_Report):
+class AblationResult(ReportRecord):
     """The full system against the baseline, and each variant against both.
 
     ``models`` holds every score (full system, baseline, then the variants);
@@ -346,5 +346,5 @@ def ablation_statement(doc: dict) -> str:
             "general: parts that do the same job each cost little when removed alone, and "
             "parts that need each other each cost much of the gain, so a share says what "
             "removing that one part costs, not how the gain splits among the parts.")
-    sentences.append(_unmeasured(doc))
+    sentences.append(unmeasured_noise(doc))
     return " ".join(sentences)

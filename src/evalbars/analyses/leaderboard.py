@@ -40,7 +40,7 @@ from ..stats.bootstrap import percentile_interval
 from ..stats.ranks import rank_uncertainty
 from . import measures
 from .draws import Draws
-from .results import ModelScore, Settings, _Report
+from .results import ModelScore, Settings, ReportRecord
 from .settings import checked_settings, provenance
 from .strata import strata_section
 from .strata_leaderboard import ranked_strata
@@ -113,7 +113,7 @@ class PairComparison:
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class LeaderboardResult(_Report):
+class LeaderboardResult(ReportRecord):
     """Models in leaderboard order (highest mean first), their pairs and their groups.
 
     ``groups``: with all pairs, the runs of consecutive places the data cannot separate

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ..stats.equivalence import Equivalence
     from ..stats.samples import VarianceSplit
 
-def _find(intervals: tuple[Interval, ...], method: str) -> Interval:
+def find_named(intervals: tuple[Interval, ...], method: str) -> Interval:
     for interval in intervals:
         if interval.method == method:
             return interval
@@ -74,7 +74,7 @@ class ModelScore:
 
     def interval(self, method: str) -> Interval:
         """The interval computed by ``method`` (e.g. ``"wilson"``)."""
-        return _find(self.intervals, method)
+        return find_named(self.intervals, method)
 
     def to_dict(self) -> dict:
         out = {
@@ -111,7 +111,7 @@ class Difference:
 
     def interval(self, method: str) -> Interval:
         """The interval computed by ``method`` (e.g. ``"paired-bootstrap-percentile"``)."""
-        return _find(self.intervals, method)
+        return find_named(self.intervals, method)
 
     def to_dict(self) -> dict:
         return {
@@ -156,7 +156,7 @@ class Agreement:
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class _Report(NotebookMixin):
+class ReportRecord(NotebookMixin):
     """Fields every top-level result shares."""
 
     n_items: int
@@ -196,7 +196,7 @@ class _Report(NotebookMixin):
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class CIResult(_Report):
+class CIResult(ReportRecord):
     """Every model's score with its intervals (``evalbars ci``); ``strata``, with
     ``stratum=``, is a :class:`evalbars.analyses.strata.Strata` (None without)."""
 
@@ -210,7 +210,7 @@ class CIResult(_Report):
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class CompareResult(_Report):
+class CompareResult(ReportRecord):
     """A paired comparison of model ``b`` against model ``a`` (``evalbars compare``)."""
 
     difference: Difference

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..core.document import SCHEMA_VERSION, json_safe
 from ..core.types import Interval
 from ..report.notebook import NotebookMixin
-from .results import Settings, _find
+from .results import Settings, find_named
 
 METHODS = ("seeds-t", "two-level-bootstrap")
 """Intervals of a recipe's mean and of the difference of two recipes; the first is the
@@ -71,7 +71,7 @@ class RecipeSeeds:
 
     def interval(self, method: str) -> Interval:
         """The interval computed by ``method`` (``"seeds-t"`` or ``"two-level-bootstrap"``)."""
-        return _find(self.intervals, method)
+        return find_named(self.intervals, method)
 
     def to_dict(self) -> dict:
         return {"name": self.name, "n_runs": len(self.runs), "mean": self.mean, "sd": self.sd,
@@ -101,7 +101,7 @@ class RecipeDifference:
 
     def interval(self, method: str) -> Interval:
         """The interval computed by ``method`` (``"seeds-t"`` or ``"two-level-bootstrap"``)."""
-        return _find(self.intervals, method)
+        return find_named(self.intervals, method)
 
     def to_dict(self) -> dict:
         return {"a": self.a, "b": self.b, "estimate": self.estimate, "se": self.se,

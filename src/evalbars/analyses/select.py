@@ -40,7 +40,7 @@ from ..report.text.select import select_statement
 from ..stats import multiplicity
 from . import measures
 from .leaderboard import PairComparison, check_correction, compare_pair, shared_means
-from .results import Difference, ModelScore, Settings, _Report
+from .results import Difference, ModelScore, Settings, ReportRecord
 from .select_curse import AdjustedGain, NullBest, adjusted_gain, null_best, simultaneous_intervals
 from .select_split import by_column, by_holdout, check_split
 from .settings import checked_settings, provenance
@@ -97,7 +97,7 @@ class Confirmation:
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class SelectResult(_Report):
+class SelectResult(ReportRecord):
     """The best of N candidates against a baseline, with the winner's curse accounted for.
 
     ``models`` and ``candidates`` describe the selection questions (all of them without

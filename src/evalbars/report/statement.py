@@ -15,7 +15,7 @@ UNMEASURED = ("Each model was scored once per question, no training seeds were v
               "sampling only.")
 
 
-def _unmeasured(doc: dict) -> str:
+def unmeasured_noise(doc: dict) -> str:
     """The last sentence: which noise the intervals include, and which they leave out.
 
     Every model is read: one model with several answers per question is enough for the
@@ -131,7 +131,7 @@ def ci_statement(doc: dict) -> str:
     >>> ci_statement(doc).split(".")[0]
     'On this 500-question evaluation set, A scored 73'
     """
-    return _scores_sentence(doc) + " " + _unmeasured(doc)
+    return _scores_sentence(doc) + " " + unmeasured_noise(doc)
 
 
 def _minimum_detectable_gap(sd_diff: float, n: int, alpha: float, power: float = 0.8) -> float:
@@ -235,7 +235,7 @@ def compare_statement(doc: dict) -> str:
         sentences.append(_power_sentence(sd_diff, doc["n_items"], alpha, score_type, digits))
     if "equivalence" in doc:
         sentences.append(equivalence_sentence(doc))
-    sentences.append(_unmeasured(doc))
+    sentences.append(unmeasured_noise(doc))
     return " ".join(sentences)
 
 
@@ -295,7 +295,7 @@ def one_sided_statement(doc: dict) -> str:
     sentences.append(f"The headline test agrees ({p})." if agrees else
                      f"The bound and the test disagree at this level ({p}): the evidence is "
                      "borderline.")
-    sentences.append(_unmeasured(doc))
+    sentences.append(unmeasured_noise(doc))
     return " ".join(sentences)
 
 

@@ -9,7 +9,7 @@ import string
 from ...stats import multiplicity
 from .. import format as fmt
 from ..labels import method_name, share
-from ..statement import _unmeasured
+from ..statement import unmeasured_noise
 from .blocks import closing_lines, markdown_closing, md_table, source_lines, table
 
 # --- the statement -------------------------------------------------------------------
@@ -152,7 +152,7 @@ def leaderboard_statement(doc: dict) -> str:
         sentence += (f"; uncorrected, {fmt.count(n_tests)} tests at the {fmt.level(alpha)} level "
                      f"would raise at least one false alarm with probability "
                      f"{_share(chance)} if no model differed (independent tests)")
-    sentences += [sentence + ".", _unmeasured(doc)]
+    sentences += [sentence + ".", unmeasured_noise(doc)]
     return " ".join(sentences)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ...stats import multiplicity
 from .. import format as fmt
 from ..labels import method_name, named_test
-from ..statement import _unmeasured
+from ..statement import unmeasured_noise
 from .blocks import closing_lines, markdown_closing, md_table, source_lines, table
 
 
@@ -116,7 +116,7 @@ def select_statement(doc: dict) -> str:
             f"{method_name(interval['method'])}; {test} "
             f"{_p(confirm['p_value'])}). This held-out comparison is the result; the "
             "numbers from the selection questions are biased upward by the choice.")
-    sentences.append(_unmeasured(doc))
+    sentences.append(unmeasured_noise(doc))
     return " ".join(sentences)
 
 
