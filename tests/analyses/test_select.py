@@ -20,7 +20,7 @@ import evalbars
 from evalbars import EvalbarsError, simulate
 from evalbars.analyses.leaderboard import leaderboard
 from evalbars.analyses.select import select
-from evalbars.analyses.select_curse import adjusted_gain, null_best, simultaneous_intervals
+from evalbars.stats.winners_curse import adjusted_gain, null_best, simultaneous_intervals
 from evalbars.cli import main
 from evalbars.io.ingest import load
 from evalbars.report.text.select import render_markdown, render_text

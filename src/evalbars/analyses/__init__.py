@@ -3,13 +3,13 @@
 - :mod:`~evalbars.analyses.compare`: ``ci`` and ``compare``;
 - :mod:`~evalbars.analyses.leaderboard` and :mod:`~evalbars.analyses.battles`
   (Bradley-Terry ratings from pairwise battles);
-- :mod:`~evalbars.analyses.select` (the winner's curse: with
-  :mod:`~evalbars.analyses.select_curse` and :mod:`~evalbars.analyses.select_split`);
-- :mod:`~evalbars.analyses.seeds` (training runs; records in
-  :mod:`~evalbars.analyses.seeds_results`), :mod:`~evalbars.analyses.ablation`,
-  :mod:`~evalbars.analyses.gate`, :mod:`~evalbars.analyses.passk`;
-- :mod:`~evalbars.analyses.monitor` (watching results come in: always-valid sequences;
-  record in :mod:`~evalbars.analyses.monitor_results`);
+- :mod:`~evalbars.analyses.select` (the winner's curse, its split of the questions and its
+  record; the estimators are :mod:`evalbars.stats.winners_curse`);
+- :mod:`~evalbars.analyses.seeds` (training runs, with their records),
+  :mod:`~evalbars.analyses.ablation`, :mod:`~evalbars.analyses.gate`,
+  :mod:`~evalbars.analyses.passk`;
+- :mod:`~evalbars.analyses.monitor` (watching results come in: always-valid sequences,
+  and the record of the path);
 - :mod:`~evalbars.analyses.power` (how many questions) with
   :mod:`~evalbars.analyses.pilot` (its inputs from pilot results).
 

@@ -42,7 +42,7 @@ from ..report import format as fmt
 from ..report.notebook import NotebookMixin
 from ..report.text.strata import weighting_words
 from ..stats.equivalence import INTERVAL_WORDS, Equivalence, equivalence
-from .monitor_results import MonitorResult
+from .monitor import MonitorResult
 from .results import CompareResult
 
 EXIT_STATUS = {"pass": 0, "fail": 1, "inconclusive": 3}

@@ -17,8 +17,9 @@ report.
 
 Every gain comes from one shared resample of the questions (whole clusters when clusters
 are given), the leaderboard's (:mod:`evalbars.analyses.leaderboard`). The winner's curse is
-measured on those resampled gains by :mod:`evalbars.analyses.select_curse`; the questions
-are split by :mod:`evalbars.analyses.select_split`; the statement is
+measured on those resampled gains by :mod:`evalbars.stats.winners_curse`; the questions
+are split by a column or a seeded holdout (``_by_column``, ``_by_holdout``); the
+statement is
 :func:`evalbars.report.text.select.select_statement`.
 """
 from __future__ import annotations
@@ -31,6 +32,7 @@ import numpy as np
 
 from ..core.errors import EvalbarsError
 from ..core.progress import bootstrap_bar
+from ..core.seeding import child_seed
 from ..core.types import Interval, TestResult
 from ..io.ingest import ItemScores
 from ..io.inputs import read_scores, takes_load_options
@@ -38,11 +40,16 @@ from ..io.keywords import check_known
 from ..io.table import name_list
 from ..report.text.select import select_statement
 from ..stats import multiplicity
+from ..stats.winners_curse import (
+    AdjustedGain,
+    NullBest,
+    adjusted_gain,
+    null_best,
+    simultaneous_intervals,
+)
 from . import measures
 from .leaderboard import PairComparison, check_correction, compare_pair, shared_means
-from .results import Difference, ModelScore, Settings, ReportRecord
-from .select_curse import AdjustedGain, NullBest, adjusted_gain, null_best, simultaneous_intervals
-from .select_split import by_column, by_holdout, check_split
+from .results import Difference, ModelScore, ReportRecord, Settings
 from .settings import checked_settings, provenance
 
 
@@ -239,7 +246,7 @@ def select(
     settings = checked_settings(confidence_level, n_resamples, seed)
     check_correction(correction)
     _check_names(baseline, candidates)
-    check_split(split, select_on, confirm_on, holdout)
+    _check_split(split, select_on, confirm_on, holdout)
     wanted = None if candidates is None else [baseline, *candidates]
     named_by = {"baseline": baseline, "candidates": candidates}
     scores = read_scores(data, data2, wanted, named_by=named_by, split=split, **load_options)
@@ -254,9 +261,9 @@ def select(
     ordered = tuple(sorted((baseline, *names)))
     chosen, held, split_info = scores, None, None
     if labels is not None or holdout is not None:
-        keep, confirm, split_info = (by_column(labels, split, select_on, confirm_on)
+        keep, confirm, split_info = (_by_column(labels, split, select_on, confirm_on)
                                      if labels is not None
-                                     else by_holdout(scores, ordered, holdout, settings.seed))
+                                     else _by_holdout(scores, ordered, holdout, settings.seed))
         chosen, held = scores.subset(keep), scores.subset(confirm)
     prepared = measures.prepare(chosen, ordered)
     plans = 1 if prepared.clusters is None else 2
@@ -322,3 +329,68 @@ def _tie_warning(found: list[Candidate]) -> tuple[str, ...]:
         return ()
     return (f"{len(tied)} candidates tie for the best gain ({name_list(tied)}); the winner "
             f"is {tied[0]!r}, the first by name",)
+
+
+def _check_split(split, select_on, confirm_on, holdout) -> None:
+    if holdout is not None and split is not None:
+        raise EvalbarsError("give holdout= (--holdout) or split= (--split), not both")
+    if split is None and (select_on is not None or confirm_on is not None):
+        raise EvalbarsError("select_on= and confirm_on= (--select-on, --confirm-on) need "
+                            "split= (--split COL), the column that holds those values")
+    if split is not None and (select_on is None or confirm_on is None):
+        raise EvalbarsError(f"split={split!r} needs select_on= and confirm_on= (--select-on, "
+                            "--confirm-on): the split values to choose on and to confirm on")
+    if split is not None and str(select_on) == str(confirm_on):
+        raise EvalbarsError(f"select_on and confirm_on must differ (choosing and confirming "
+                            f"on the same questions is the winner's curse); got "
+                            f"{str(select_on)!r} twice")
+    if holdout is not None and (isinstance(holdout, bool) or not isinstance(
+            holdout, (int, float, np.integer, np.floating)) or not 0.0 < holdout < 1.0):
+        raise EvalbarsError(f"holdout must be the share of questions held out for the "
+                            f"confirmation, between 0 and 1 (0.5 = half); got {holdout!r}")
+
+
+def _by_column(labels: np.ndarray, split: str, select_on, confirm_on):
+    values = sorted({label for label in labels.tolist() if label is not None})
+    masks = []
+    for param, value in (("select_on", select_on), ("confirm_on", confirm_on)):
+        mask = labels == str(value)
+        if np.count_nonzero(mask) < 2:
+            raise EvalbarsError(
+                f"{param}={str(value)!r} matches {np.count_nonzero(mask)} question(s) of the "
+                f"split column {split!r} (at least 2 are needed); its values: "
+                f"{name_list(values)}")
+        masks.append(mask)
+    info = {"method": "column", "column": split, "select_on": str(select_on),
+            "confirm_on": str(confirm_on), "n_select": int(masks[0].sum()),
+            "n_confirm": int(masks[1].sum()),
+            "n_unused": int(labels.size - masks[0].sum() - masks[1].sum())}
+    return masks[0], masks[1], info
+
+
+def _by_holdout(scores: ItemScores, names: tuple[str, ...], holdout: float, seed: int):
+    """A seeded random split of questions (of whole clusters, when clusters are given).
+
+    Questions are put in the canonical order of their scores first, so the split, like
+    every statistic, depends only on the multiset of rows, not on their order or ids.
+    """
+    if scores.clusters is None:
+        x = scores.scores[:, [scores.models.index(name) for name in names]]
+        units, unit = np.lexsort(x.T[::-1]), "items"
+        position = np.empty(units.size, np.int64)
+        position[units] = np.arange(units.size)
+    else:
+        labels, position = np.unique(np.asarray(scores.clusters), return_inverse=True)
+        units, unit = np.arange(labels.size), "clusters"
+    held = round(holdout * units.size)
+    if min(held, units.size - held) < 2:
+        raise EvalbarsError(
+            f"holdout={holdout!r} holds out {held} of the {units.size} {unit} and leaves "
+            f"{units.size - held} for choosing; each side needs at least 2")
+    rng = np.random.default_rng(child_seed(seed, "select:holdout"))
+    confirm_units = np.zeros(units.size, bool)
+    confirm_units[rng.permutation(units.size)[:held]] = True
+    confirm = confirm_units[position.reshape(-1)]
+    info = {"method": "holdout", "holdout": float(holdout), "unit": unit,
+            "n_select": int((~confirm).sum()), "n_confirm": int(confirm.sum())}
+    return ~confirm, confirm, info

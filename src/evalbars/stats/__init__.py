@@ -14,6 +14,7 @@
 - planning: :mod:`~evalbars.stats.power_plan`, :mod:`~evalbars.stats.mcnemar_power`,
   :mod:`~evalbars.stats.power_z` (the z test's power), :mod:`~evalbars.stats.power_checks`;
 - many models: :mod:`~evalbars.stats.multiplicity`, :mod:`~evalbars.stats.ranks`,
+  :mod:`~evalbars.stats.winners_curse` (the best of N against the best of N useless ones),
   :mod:`~evalbars.stats.bradley_terry`; "just as good": :mod:`~evalbars.stats.equivalence`;
 - watching results come in: :mod:`~evalbars.stats.sequential` (the registry of
   always-valid methods), :mod:`~evalbars.stats.betting` (the betting confidence sequence),
@@ -53,6 +54,8 @@ _PUBLIC = {
     "strata_tests": ["stratified_sign_flip", "stratified_mcnemar_exact",
                      "stratified_mantel_haenszel"],
     "exact_coverage": ["binomial_coverage"],
+    "winners_curse": ["NullBest", "AdjustedGain", "null_best", "adjusted_gain",
+                      "simultaneous_intervals"],
 }
 """The public face of the statistics, by module: ``from evalbars.stats import
 mcnemar_exact``. Each name is imported on first use, so ``import evalbars.stats`` stays

@@ -1,7 +1,7 @@
 """The winner's curse on resampled gains: the null best, the adjusted gain, joint intervals.
 
 Pure statistics for :func:`evalbars.analyses.select.select`, usable on any resampled
-gains. Each takes the N candidates' observed gains over the baseline and their gains over
+gains (White 2000, "A Reality Check for Data Snooping", Econometrica). Each takes the N candidates' observed gains over the baseline and their gains over
 B shared bootstrap resamples, one row per resample. Centring each candidate's resampled
 gains on its observed gain gives a world in which no candidate has a true effect while
 the N gains keep their joint variability on these data: their disagreement with the
@@ -18,7 +18,7 @@ import numpy as np
 
 from ..core.errors import EvalbarsError
 from ..core.types import Interval
-from ..stats.permutation import TIE_RTOL
+from .permutation import TIE_RTOL
 
 WORLDS = 250
 """Bootstrap worlds of the second level of :func:`adjusted_gain` (the first resamples)."""
