@@ -1,6 +1,6 @@
 """Power, sample size and MDE: seed numbers, statsmodels, round trips, grid, errors, CLI, docs.
 
-Exact McNemar power is tested in test_mcnemar_power.py, pilot estimates and the ICC in
+Exact McNemar power is tested in tests/stats/test_mcnemar_power.py, pilot estimates and the ICC in
 test_pilot.py.
 """
 import dataclasses

@@ -1,4 +1,4 @@
-"""Tests for evalbars.stats.mcnemar_power (through evalbars.analyses.power): exact McNemar power."""
+"""evalbars.stats.power.mcnemar_power (through evalbars.analyses.power): exact McNemar power."""
 from __future__ import annotations
 
 import math

@@ -36,19 +36,24 @@ from ..core.document import SCHEMA_VERSION, json_safe
 from ..core.errors import EvalbarsError
 from ..core.version import __version__
 from ..report.notebook import NotebookMixin
-from ..stats.mcnemar_power import MCNEMAR_TAIL, mcnemar_exact_power, mcnemar_power
-from ..stats.power_checks import checked_count, percent_text, points_text, checked_real
-from ..stats.power_plan import (
+from ..stats.power import (
     DESIGNS,
     INPUTS,
+    MCNEMAR_TAIL,
     METHODS,
+    DesignPlan,
     check_gap,
     check_power,
+    checked_count,
+    checked_real,
     gap_for,
+    make_plan,
+    mcnemar_exact_power,
+    mcnemar_power,
     missing_input,
     n_for,
-    DesignPlan,
-    make_plan,
+    percent_text,
+    points_text,
     sampled_se,
     sampled_variance,
 )

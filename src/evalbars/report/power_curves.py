@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from ..core.errors import EvalbarsError
-from ..stats.power_plan import INPUTS, check_gap, check_power, n_for, make_plan
+from ..stats.power import INPUTS, check_gap, check_power, make_plan, n_for
 
 
 def power_curves(doc: dict, *, gaps=None, n_points: int = 40) -> list[tuple]:

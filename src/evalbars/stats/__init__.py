@@ -11,8 +11,8 @@
   :mod:`~evalbars.stats.cluster_resampling`, :mod:`~evalbars.stats.cluster_inputs`;
 - sampled answers, pass@k and pass^k: :mod:`~evalbars.stats.samples`,
   :mod:`~evalbars.stats.pass_at_k`;
-- planning: :mod:`~evalbars.stats.power_plan`, :mod:`~evalbars.stats.mcnemar_power`,
-  :mod:`~evalbars.stats.power_z` (the z test's power), :mod:`~evalbars.stats.power_checks`;
+- planning: :mod:`~evalbars.stats.power` (the z test's and the exact McNemar test's
+  power, the design of a calculation and its solvers);
 - many models: :mod:`~evalbars.stats.multiplicity`, :mod:`~evalbars.stats.ranks`,
   :mod:`~evalbars.stats.winners_curse` (the best of N against the best of N useless ones),
   :mod:`~evalbars.stats.bradley_terry`; "just as good": :mod:`~evalbars.stats.equivalence`;
@@ -42,8 +42,8 @@ _PUBLIC = {
     "cluster_resampling": ["cluster_bootstrap_means", "cluster_sign_flip"],
     "samples": ["VarianceSplit", "variance_split"],
     "pass_at_k": ["pass_hat_k"],
-    "power_z": ["z_power", "required_delta"],
-    "power_plan": ["sampled_se", "sampled_variance"],
+    "power": ["z_power", "required_delta", "mcnemar_power", "sampled_se",
+              "sampled_variance"],
     "multiplicity": ["adjust", "familywise_error"],
     "ranks": ["rank_uncertainty"],
     "equivalence": ["Equivalence", "paired_equivalence", "interval_equivalence"],
@@ -59,8 +59,8 @@ _PUBLIC = {
 }
 """The public face of the statistics, by module: ``from evalbars.stats import
 mcnemar_exact``. Each name is imported on first use, so ``import evalbars.stats`` stays
-light. A function named as its module (``pass_at_k``, ``equivalence``, ``mcnemar_power``)
-stays in the module: its name here is the module's."""
+light. A function named as its module (``pass_at_k``, ``equivalence``) stays in the module:
+its name here is the module's."""
 
 _HOME = {name: module for module, names in _PUBLIC.items() for name in names}
 __all__ = sorted(_HOME)

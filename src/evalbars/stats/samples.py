@@ -21,7 +21,7 @@ import numpy as np
 
 from ..core.document import json_safe
 from ..core.errors import EvalbarsError
-from .power_plan import sampled_variance
+from .power import sampled_variance
 
 ANSWERS = (1, 2, 5, 10)
 """Answers per question K' at which the standard error is always reported (plus K itself
