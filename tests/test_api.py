@@ -547,3 +547,17 @@ def test_the_stats_face_lists_public_functions_each_from_its_module():
         assert not name.startswith("_") and value.__module__.startswith("evalbars.stats."), name
     with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
         stats.nothing  # noqa: B018
+
+
+def test_every_result_class_is_importable_from_the_top_level():
+    results = {"ci": "CIResult", "compare": "CompareResult", "leaderboard": "LeaderboardResult",
+               "select": "SelectResult", "ablation": "AblationResult", "seeds": "SeedsResult",
+               "passk": "PassKResult", "gate": "GateResult", "monitor": "MonitorResult"}
+    for analysis, name in results.items():
+        cls = getattr(evalbars, name)
+        assert name in evalbars.__all__ and name in dir(evalbars)
+        assert inspect.signature(getattr(evalbars, analysis)).return_annotation in (cls, name)
+    assert isinstance(evalbars.compare("examples/lesson_pair.csv", n_resamples=200),
+                      evalbars.CompareResult)
+    assert evalbars.PowerResult.__name__ == "PowerResult"
+    assert evalbars.BradleyTerryResult.__name__ == "BradleyTerryResult"

@@ -25,6 +25,18 @@ _LAZY = {
     "load": ("io.ingest", "load"),
     "ItemScores": ("io.item_scores", "ItemScores"),
     "EvalbarsError": ("core.errors", "EvalbarsError"),
+    "CIResult": ("analyses.results", "CIResult"),
+    "CompareResult": ("analyses.results", "CompareResult"),
+    "LeaderboardResult": ("analyses.leaderboard", "LeaderboardResult"),
+    "SelectResult": ("analyses.select", "SelectResult"),
+    "AblationResult": ("analyses.ablation", "AblationResult"),
+    "SeedsResult": ("analyses.seeds", "SeedsResult"),
+    "PassKResult": ("analyses.passk", "PassKResult"),
+    "GateResult": ("analyses.gate", "GateResult"),
+    "MonitorResult": ("analyses.monitor", "MonitorResult"),
+    "PowerResult": ("analyses.power", "PowerResult"),
+    "BradleyTerryResult": ("analyses.battles", "BradleyTerryResult"),
+    "ItemLabels": ("io.labels", "ItemLabels"),
 }
 _MODULES = {"power": "analyses.power", "plots": "report.plots", "simulate": "simulate"}
 __all__ = ["__version__", *_LAZY, *_MODULES]
