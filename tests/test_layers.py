@@ -161,3 +161,13 @@ def private_imports(module: str) -> list[str]:
 def test_no_module_imports_another_modules_underscored_names():
     taken = {module: found for module in MODULES if (found := private_imports(module))}
     assert taken == {}
+
+
+def test_docstrings_cite_published_sources_not_unshipped_texts():
+    """The project's own planning texts are not shipped with the package: a docstring that
+    cites them (or a path of a machine) points the reader nowhere."""
+    unshipped = ("seed 000", "seed 002", "seed 004", "EXPECTED.md", "DESIGN.md",
+                 "DEVELOPERS.md", "/work/", "shared/fixtures")
+    found = [f"{path.relative_to(SRC)}: {word}" for path in MODULES.values()
+             for word in unshipped if word in path.read_text(encoding="utf-8")]
+    assert found == []

@@ -3,7 +3,8 @@
 Each question's pass@k is the unbiased estimate of :func:`evalbars.stats.pass_at_k.pass_at_k`
 from its sampled answers, and with ``pass_hat_k=True`` its pass^k (all k tries pass) that of
 :func:`evalbars.stats.pass_at_k.pass_hat_k`. Intervals resample problems (or whole clusters of
-problems), each carrying all its answers, never individual answers (seed 000, "Two kinds of noise").
+problems), each carrying all its answers, never individual answers (the question is the sampled unit:
+Miller 2024, arXiv:2411.00640).
 """
 from __future__ import annotations
 

@@ -235,7 +235,7 @@ def solve(*, design: str = "paired", n: int | None = None, gap: float | None = N
     -----
     ``normal``: ``n = delta**2 Var / gap**2`` where delta solves
     ``Phi(delta - z) + Phi(-delta - z) = power``, ``z = Phi^-1(1 - alpha/2)`` (both tails,
-    as statsmodels); dropping the far tail gives seed 000's ``delta = z + Phi^-1(power)``,
+    as statsmodels); dropping the far tail gives the textbook ``delta = z + Phi^-1(power)``,
     ``(1.96 + 0.84)**2``, and 7,841.03 instead of 7,841.01 questions in the example below.
     ``Var = D - gap**2`` (paired 0/1), ``p_a(1-p_a) + p_b(1-p_b)`` (unpaired), times the
     design effect, each arm ``between + (total - between) / K`` with samples.
@@ -300,7 +300,7 @@ def grid(*, design: str = "paired", n: int | None = None, power: float = 0.8,
     Notes
     -----
     Each row is ``solve(gap=g, power=power, ...)`` and the MDE is
-    ``solve(n=n, power=power, ...)``; seed 000's lesson in one table: n grows as 1/gap**2.
+    ``solve(n=n, power=power, ...)``: n grows as 1/gap**2.
 
     Examples
     --------

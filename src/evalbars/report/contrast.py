@@ -1,5 +1,5 @@
-"""The gap's bars in seed 000's figure: the paired interval, and the unpaired one beside it
-for contrast, each named by its own method.
+"""The gap's bars in the separate-vs-paired figure: the paired interval, and the unpaired
+one beside it for contrast, each named by its own method.
 
 The contrast must treat the questions as the paired interval does. Without clusters it is
 the document's ``unpaired-wald``. When the paired interval takes whole clusters as the

@@ -178,7 +178,9 @@ def _disagreement_sentence(doc: dict, test: dict) -> str:
 
 
 def compare_statement(doc: dict) -> str:
-    """The statement for a paired comparison (see seed 000, "What a careful result looks like").
+    """The statement for a paired comparison: scores, the paired gap with its interval, the
+    discordant questions and the test, and which noise the intervals include (Miller 2024,
+    "Adding Error Bars to Evals", arXiv:2411.00640, recommends reporting the paired gap).
 
     A gap whose interval includes zero is reported as undecided, with the smallest gap
     the data could have detected; it is never called equivalence.

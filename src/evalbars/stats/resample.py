@@ -1,6 +1,7 @@
 """The resampling engine: every bootstrap and permutation in evalbars goes through here.
 
-Ideas (see /work/shared/DESIGN.md, "One resampling engine"):
+Ideas (Efron & Tibshirani 1993, "An Introduction to the Bootstrap", for the bootstrap of
+independent units and its counts; the rest is how this engine computes them):
 
 - Resample the independent unit. The caller passes one row per unit (an item, or a
   whole cluster) holding that unit's sums; a resample of units is then a vector of

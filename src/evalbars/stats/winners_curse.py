@@ -1,8 +1,9 @@
 """The winner's curse on resampled gains: the null best, the adjusted gain, joint intervals.
 
 Pure statistics for :func:`evalbars.analyses.select.select`, usable on any resampled
-gains (White 2000, "A Reality Check for Data Snooping", Econometrica). Each takes the N candidates' observed gains over the baseline and their gains over
-B shared bootstrap resamples, one row per resample. Centring each candidate's resampled
+gains (White 2000, "A Reality Check for Data Snooping", Econometrica). Each takes the N
+candidates' observed gains over the baseline and their gains over B shared bootstrap
+resamples, one row per resample. Centring each candidate's resampled
 gains on its observed gain gives a world in which no candidate has a true effect while
 the N gains keep their joint variability on these data: their disagreement with the
 baseline, their correlation through the shared baseline and with each other.
@@ -153,7 +154,7 @@ def adjusted_gain(gains, replicates) -> AdjustedGain:
 
     Subtracting the null best's mean instead would be exact when no candidate has an
     effect but takes about 2.3 points too much from a winner that is truly 5 points
-    ahead of 19 null candidates (seed 000's settings); in simulation this estimate's bias
+    ahead of 19 null candidates; in simulation this estimate's bias
     stays within about 0.4 points in both cases, against 2.4 points for the raw gain
     when no candidate has an effect (tests/analyses/test_select.py; docs/select.md). The Monte
     Carlo error combines the two levels' standard errors.

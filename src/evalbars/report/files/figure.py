@@ -1,7 +1,7 @@
 """The report's figure: which picture each kind of document gets, drawn as inline SVG.
 
-A comparison gets seed 000's picture (the two separate intervals above the paired and
-unpaired intervals of the gap, on one scale), a leaderboard its scores in rank order, a
+A comparison gets the separate-vs-paired picture (the two separate intervals above the
+paired and unpaired intervals of the gap, on one scale), a leaderboard its scores in rank order, a
 power plan its power curves, and any other document with intervals each estimate with its
 interval. Values are drawn in percent and points for 0/1 scores and pass@k.
 

@@ -6,8 +6,8 @@ window): save it with :func:`save` or ``figure.savefig``; a notebook shows it as
 
 - :func:`forest`: each model's score with its interval (``ci``, ``compare``,
   ``leaderboard``, ``passk`` documents);
-- :func:`gap`: seed 000's figure, the two separate intervals beside the narrower paired
-  interval of the gap, on one scale (``compare`` and ``gate``);
+- :func:`gap`: the separate-vs-paired figure, the two separate intervals beside the
+  narrower paired interval of the gap, on one scale (``compare`` and ``gate``);
 - :func:`leaderboard`: scores in rank order beside each model's rank interval;
 - :func:`power`: power against the number of questions for a few gaps (``power``);
 - :func:`ablation` and :func:`seeds`: the figures of ``ablation`` and ``seeds`` documents;

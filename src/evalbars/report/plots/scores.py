@@ -1,5 +1,5 @@
-"""Figures of scores and gaps: the forest of intervals, seed 000's gap figure, and the
-leaderboard beside its rank intervals."""
+"""Figures of scores and gaps: the forest of intervals, the separate-vs-paired gap figure,
+and the leaderboard beside its rank intervals."""
 from __future__ import annotations
 
 from ...core.errors import EvalbarsError
