@@ -1,4 +1,4 @@
-"""core/arguments.py (the shared arguments) and core/errors.py: a bad shared argument of any type is one
+"""core/arguments.py and core/errors.py: a bad shared argument of any type is one
 EvalbarsError naming it, in Python by its keyword and on the command line by its flag."""
 import math
 
