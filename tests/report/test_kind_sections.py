@@ -205,3 +205,11 @@ def test_each_kind_opens_cleanly_in_a_real_browser(browser, docs, kind, tmp_path
     assert page.errors() == []
     headings = page.evaluate("[...document.querySelectorAll('h2')].map(h => h.innerText)")
     assert headings == TITLES[kind][1:]
+
+
+def test_the_html_scores_heading_of_a_one_sided_ci_says_bounds():
+    scores = next(s for s in sections(evalbars.ci("examples/cookbook_topics.csv", alternative="greater").to_dict()) if s.title == "Scores")
+    assert scores.blocks[0] == "one-sided 95% bounds, %; the first bound is the default."
+    two_sided = evalbars.ci("examples/cookbook_topics.csv").to_dict()
+    scores = next(s for s in sections(two_sided) if s.title == "Scores")
+    assert scores.blocks[0] == "95% intervals, %; the first interval is the default."

@@ -1,14 +1,9 @@
-"""Leftovers of issue #17 in the reports: one-sided bounds in LaTeX and HTML, pass^k in
-the LaTeX table, and the ablation header without a doubled role."""
+"""report/files/latex.py: the LaTeX table of a document, one-sided bounds and pass^k."""
 import csv
 from collections import defaultdict
 
-import pytest
-
 import evalbars
 from evalbars.report.files.latex import render_latex
-from evalbars.report.files.sections import sections
-from evalbars.report.text.render import render
 
 TOPICS = "examples/cookbook_topics.csv"
 
@@ -32,14 +27,6 @@ def test_latex_prints_a_one_sided_bound_as_at_least():
         assert f"{model.replace('_', chr(92) + '_')} & {100 * correct / len(rows):.1f} & " \
                f"at least {100 * low:.1f} \\\\" in latex
     assert "n/a" not in latex and "95\\% bound" in latex and "one-sided Wilson" in latex
-
-
-def test_the_html_scores_heading_of_a_one_sided_ci_says_bounds():
-    scores = next(s for s in sections(_one_sided_ci()) if s.title == "Scores")
-    assert scores.blocks[0] == "one-sided 95% bounds, %; the first bound is the default."
-    two_sided = evalbars.ci(TOPICS).to_dict()
-    scores = next(s for s in sections(two_sided) if s.title == "Scores")
-    assert scores.blocks[0] == "95% intervals, %; the first interval is the default."
 
 
 def _pass_hat_k(path: str, model: str, k: int) -> float:
@@ -69,19 +56,3 @@ def test_latex_passk_shows_pass_hat_k_when_asked():
     plain = render_latex(evalbars.passk(path, sample="sample", k=(1, 5), models=["large"])
                          .to_dict())
     assert "textasciicircum" not in plain
-
-
-@pytest.mark.parametrize("full, baseline, heading", [
-    ("full", "base", "full system, baseline base,"),
-    ("model_b", "baseline", "full system model_b, baseline,"),
-])
-def test_the_ablation_header_names_each_role_once(full, baseline, heading):
-    """The header read 'full system full' where the statement says 'the full system'."""
-    pd = pytest.importorskip("pandas")
-    frame = pd.read_csv("examples/lesson_pair.csv").rename(
-        columns={"model_a": baseline, "model_b": full})
-    frame["variant"] = frame[full].sample(frac=1, random_state=3).to_numpy()
-    doc = evalbars.ablation(frame, full=full, baseline=baseline, n_resamples=200).to_dict()
-    for kind in ("text", "markdown"):
-        first = render(doc, kind).splitlines()[0]
-        assert heading in first, first
