@@ -60,7 +60,8 @@ def test_warnings_go_to_stderr_with_json(capsys, tmp_path):
 @pytest.mark.parametrize("argv,message", [
     (["compare", "does/not/exist.csv"], "does/not/exist.csv"),
     (["compare", "examples/lesson_pair.csv", "--a", "model_a", "--b", "zzz"], "zzz"),
-    (["compare", "examples/lesson_pair.csv", "--confidence-level", "95"], "confidence_level"),
+    (["compare", "examples/lesson_pair.csv", "--confidence-level", "95"],
+     "--confidence-level must be a number strictly between 0 and 1"),
     (["ci", "examples/seeds.csv", "--run", "seed"], "evalbars seeds --run COL"),
     (["compare", "examples/lesson_pair.csv", "--item", "qid", "--metric", "acc"],
      "metric= applies to harness logs"),

@@ -26,6 +26,7 @@ import numpy as np
 
 from ..core.errors import EvalbarsError
 from ..core.progress import bootstrap_bar
+from ..core.records import Record, entry
 from ..io.inputs import read_scores, takes_load_options
 from ..io.keywords import check_known
 from ..report import format as fmt
@@ -40,7 +41,7 @@ from .settings import checked_settings, provenance
 
 
 @dataclass(frozen=True, slots=True)
-class Share:
+class Share(Record):
     """A variant's drop as a share of the full system's gain: ``drop / gain``.
 
     ``low`` and ``high`` are percentiles of the ratio over the shared resamples, None
@@ -51,10 +52,7 @@ class Share:
     estimate: float
     low: float | None
     high: float | None
-
-    def to_dict(self) -> dict:
-        return {"estimate": self.estimate, "low": self.low, "high": self.high,
-                "method": "bootstrap-percentile"}
+    method: str = entry("bootstrap-percentile", init=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

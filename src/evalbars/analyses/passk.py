@@ -16,6 +16,7 @@ import numpy as np
 
 from ..core.document import SCHEMA_VERSION, json_safe
 from ..core.errors import EvalbarsError
+from ..core.records import Record
 from ..core.seeding import child_seed
 from ..io.inputs import pick_pair, read_scores, takes_load_options
 from ..io.table import short
@@ -44,7 +45,7 @@ _LISTED = 5
 
 
 @dataclass(frozen=True, slots=True)
-class PassAtK:
+class PassAtK(Record):
     """One model's pass@k (or pass^k) over questions, its interval, and the biased shortcut."""
 
     k: int
@@ -52,10 +53,6 @@ class PassAtK:
     low: float
     high: float
     shortcut: float
-
-    def to_dict(self) -> dict:
-        return {"k": self.k, "estimate": self.estimate, "low": self.low, "high": self.high,
-                "shortcut": self.shortcut}
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +91,7 @@ class ModelPassK:
 
 
 @dataclass(frozen=True, slots=True)
-class GapAtK:
+class GapAtK(Record):
     """The paired gap pass@k(b) - pass@k(a) and its interval."""
 
     k: int
@@ -102,8 +99,6 @@ class GapAtK:
     low: float
     high: float
 
-    def to_dict(self) -> dict:
-        return {"k": self.k, "estimate": self.estimate, "low": self.low, "high": self.high}
 
 
 @dataclass(frozen=True, slots=True, repr=False)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..core.document import SCHEMA_VERSION, json_safe
+from ..core.records import Record, entry
 from ..core.types import Interval, TestResult
 from ..report.notebook import NotebookMixin
 
@@ -25,14 +26,14 @@ def find_named(intervals: tuple[Interval, ...], method: str) -> Interval:
 
 
 @dataclass(frozen=True, slots=True)
-class Settings:
+class Settings(Record):
     """How the numbers were computed; ``alternative`` is the side of a one-sided question
     (``"greater"``, ``"less"``), recorded only when it is not ``"two-sided"``."""
 
     confidence_level: float
     n_resamples: int
     seed: int
-    alternative: str = "two-sided"
+    alternative: str = entry("two-sided", omit=lambda s: s.alternative == "two-sided")
 
     @property
     def alpha(self) -> float:
@@ -43,15 +44,6 @@ class Settings:
         """
         return float(f"{1.0 - self.confidence_level:.12g}")
 
-    def to_dict(self) -> dict:
-        out = {
-            "confidence_level": self.confidence_level,
-            "n_resamples": self.n_resamples,
-            "seed": self.seed,
-        }
-        if self.alternative != "two-sided":
-            out["alternative"] = self.alternative
-        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +84,7 @@ class ModelScore:
 
 
 @dataclass(frozen=True, slots=True)
-class Difference:
+class Difference(Record):
     """The paired gap ``mean(b - a)`` with its intervals.
 
     ``width_ratio`` is how many times wider the unpaired interval is than the
@@ -106,23 +98,13 @@ class Difference:
     estimate: float
     intervals: tuple[Interval, ...]
     sd: float
-    width_ratio: float
-    clustered: "ClusteredSE | None" = None
+    width_ratio: float = entry(key="width_ratio_unpaired_to_paired")
+    clustered: "ClusteredSE | None" = entry(None, omit=lambda gap: gap.clustered is None)
 
     def interval(self, method: str) -> Interval:
         """The interval computed by ``method`` (e.g. ``"paired-bootstrap-percentile"``)."""
         return find_named(self.intervals, method)
 
-    def to_dict(self) -> dict:
-        return {
-            "a": self.a,
-            "b": self.b,
-            "estimate": self.estimate,
-            "intervals": [interval.to_dict() for interval in self.intervals],
-            "sd": self.sd,
-            "width_ratio_unpaired_to_paired": self.width_ratio,
-            **({} if self.clustered is None else {"clustered": self.clustered.to_dict()}),
-        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,7 @@ from scipy import special
 
 from ..core.document import SCHEMA_VERSION, json_safe
 from ..core.errors import EvalbarsError
+from ..core.records import Record, entry
 from ..core.seeding import child_seed
 from ..core.types import Interval
 from ..io.ingest import ItemScores
@@ -51,21 +52,17 @@ headline."""
 
 
 @dataclass(frozen=True, slots=True)
-class RunScore:
+class RunScore(Record):
     """One training run's score over the questions, with its interval over questions."""
 
     run: str
-    system: str
+    system: str = entry(key="name")
     mean: float
     interval: Interval
 
-    def to_dict(self) -> dict:
-        return {"run": self.run, "name": self.system, "mean": self.mean,
-                "interval": self.interval.to_dict()}
-
 
 @dataclass(frozen=True, slots=True)
-class SeedSplit:
+class SeedSplit(Record):
     """The variance of one run's score, split into seeds and questions.
 
     ``seed`` is the variance of the score across training runs with infinitely many
@@ -79,10 +76,6 @@ class SeedSplit:
     question: float
     run_by_question: float | None
     seed_share: float | None
-
-    def to_dict(self) -> dict:
-        return {"seed": self.seed, "question": self.question,
-                "run_by_question": self.run_by_question, "seed_share": self.seed_share}
 
 
 @dataclass(frozen=True, slots=True)

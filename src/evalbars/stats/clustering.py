@@ -41,6 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.arguments import check_confidence_level
+from ..core.records import Record, entry
 from ..core.types import Interval
 from .cluster_inputs import cluster_codes, paired_differences, score_matrix
 from .intervals import t_critical
@@ -70,7 +71,7 @@ MAX_CLUSTER_SHARE = 0.25
 
 
 @dataclass(frozen=True, slots=True)
-class ClusteredSE:
+class ClusteredSE(Record):
     """Standard errors of a mean (or paired gap) over clustered items, and what they imply.
 
     ``se`` is CR1 (the statsmodels / Stata / R ``vcovCL(type="HC1")`` convention),
@@ -79,24 +80,16 @@ class ClusteredSE:
     ``(se / se_naive)**2`` and ``effective_n`` is ``n / design_effect``.
     """
 
-    estimate: float
-    n: int
-    n_clusters: int
-    se: float
-    se_cr0: float
-    se_naive: float
-    icc: float
-    design_effect: float
-    design_effect_approx: float
-    effective_n: float
-
-    def to_dict(self) -> dict:
-        """JSON-safe dict; non-finite numbers (an undefined ICC) become None."""
-        names = ("n_clusters", "se", "se_cr0", "se_naive", "icc", "design_effect",
-                 "design_effect_approx", "effective_n")
-        out = {name: getattr(self, name) for name in names}
-        return {k: None if isinstance(v, float) and not math.isfinite(v) else v
-                for k, v in out.items()}
+    estimate: float = entry(hidden=True)
+    n: int = entry(hidden=True)
+    n_clusters: int = entry(finite=True)
+    se: float = entry(finite=True)
+    se_cr0: float = entry(finite=True)
+    se_naive: float = entry(finite=True)
+    icc: float = entry(finite=True)  # nan when undefined: null in JSON
+    design_effect: float = entry(finite=True)
+    design_effect_approx: float = entry(finite=True)
+    effective_n: float = entry(finite=True)
 
 
 def _clustered(x: np.ndarray, codes: np.ndarray, sizes: np.ndarray) -> ClusteredSE:

@@ -19,16 +19,17 @@ stratified bootstrap in :mod:`evalbars.stats.strata_resampling`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Mapping
 
 import numpy as np
 
 from ..core.arguments import check_confidence_level
 from ..core.errors import EvalbarsError
+from ..core.records import Record, entry
 from ..core.types import Interval
 from .checks import pair, scores
-from .intervals import t_critical, normal_critical, binomial_interval, mean_interval
+from .intervals import binomial_interval, mean_interval, normal_critical, t_critical
 from .tails import check_alternative, one_sided_ends, two_sided_level
 
 __all__ = [
@@ -133,7 +134,7 @@ def _weight(value: object, label: object) -> float:
 
 
 @dataclass(frozen=True, slots=True)
-class StratifiedMean:
+class StratifiedMean(Record):
     """A weighted aggregate over strata and its stratified standard error.
 
     ``estimate = sum_s w_s mean_s``; ``se = sqrt(sum_s w_s^2 var_s / n_s)`` with ``var_s``
@@ -150,20 +151,13 @@ class StratifiedMean:
     n: int
     n_strata: int
     weighting: str
-    labels: list = field(repr=False)
-    sizes: np.ndarray = field(repr=False)
-    weights: np.ndarray = field(repr=False)
-    means: np.ndarray = field(repr=False)
-    variances: np.ndarray = field(repr=False)
-    units: np.ndarray = field(repr=False)
-    n_clusters: int | None = None
-
-    def to_dict(self) -> dict:
-        out = {"estimate": self.estimate, "se": self.se, "df": self.df, "n": self.n,
-               "n_strata": self.n_strata, "weighting": self.weighting}
-        if self.n_clusters is not None:
-            out["n_clusters"] = self.n_clusters
-        return out
+    labels: list = entry(repr=False, hidden=True)
+    sizes: np.ndarray = entry(repr=False, hidden=True)
+    weights: np.ndarray = entry(repr=False, hidden=True)
+    means: np.ndarray = entry(repr=False, hidden=True)
+    variances: np.ndarray = entry(repr=False, hidden=True)
+    units: np.ndarray = entry(repr=False, hidden=True)
+    n_clusters: int | None = entry(None, omit=lambda mean: mean.n_clusters is None)
 
 
 def _weighting_name(weights: object) -> str:

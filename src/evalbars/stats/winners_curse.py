@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.errors import EvalbarsError
+from ..core.records import Record, entry
 from ..core.types import Interval
 from .permutation import TIE_RTOL
 
@@ -30,36 +31,29 @@ _CELLS = 1 << 22
 
 
 @dataclass(frozen=True, slots=True)
-class NullBest:
+class NullBest(Record):
     """The best gain of N candidates with no true effect, over centred resamples.
 
     ``p_value`` is the share of resamples in which that null best reaches the observed
     best gain, as ``(k + 1) / (B + 1)``, with its Monte Carlo error.
     """
 
+    method: str = entry("centred-bootstrap-max", init=False, repr=False)
     mean: float
     p95: float
     p_value: float
     mc_error: float
     n_resamples: int
 
-    def to_dict(self) -> dict:
-        return {"method": "centred-bootstrap-max", "mean": self.mean, "p95": self.p95,
-                "p_value": self.p_value, "mc_error": self.mc_error,
-                "n_resamples": self.n_resamples}
-
 
 @dataclass(frozen=True, slots=True)
-class AdjustedGain:
+class AdjustedGain(Record):
     """The winner's gain less the estimated winner's curse ``bias``."""
 
     estimate: float
     bias: float
+    method: str = entry("double-bootstrap-bias-correction", init=False, repr=False)
     mc_error: float
-
-    def to_dict(self) -> dict:
-        return {"estimate": self.estimate, "bias": self.bias,
-                "method": "double-bootstrap-bias-correction", "mc_error": self.mc_error}
 
 
 def _deviations(gains, replicates) -> tuple[np.ndarray, np.ndarray]:
