@@ -20,6 +20,7 @@ import numpy as np
 from ..core.document import SCHEMA_VERSION, json_safe
 from ..core.errors import EvalbarsError
 from ..core.progress import bootstrap_bar
+from ..core.records import Record
 from ..core.seeding import child_seed
 from ..core.types import Interval
 from ..core.version import __version__
@@ -50,7 +51,7 @@ _MAX_CELLS = 1 << 21
 resampled, at once; the numbers do not depend on it."""
 
 @dataclass(frozen=True, slots=True)
-class RatedModel:
+class RatedModel(Record):
     """One model's Bradley-Terry rating (Elo scale, mean 0) with its interval and place.
 
     ``battles`` counts the model's battles, ``wins`` the ones it won outright and
@@ -69,12 +70,6 @@ class RatedModel:
     rank_high: int
     p_best: float
 
-    def to_dict(self) -> dict:
-        return {"name": self.name, "rating": self.rating,
-                "intervals": [interval.to_dict() for interval in self.intervals],
-                "battles": self.battles, "wins": self.wins, "ties": self.ties,
-                "rank": self.rank, "rank_low": self.rank_low, "rank_high": self.rank_high,
-                "p_best": self.p_best}
 
 
 @dataclass(frozen=True, slots=True, repr=False)

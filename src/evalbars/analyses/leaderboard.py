@@ -40,7 +40,7 @@ from ..stats.bootstrap import percentile_interval
 from ..stats.ranks import rank_uncertainty
 from . import measures
 from .draws import Draws
-from .results import ModelScore, Settings, ReportRecord
+from .results import ModelScore, ReportRecord, Settings, find_named
 from .settings import checked_settings, provenance
 from .strata import strata_section
 from .strata_leaderboard import ranked_strata
@@ -97,10 +97,7 @@ class PairComparison:
 
     def interval(self, method: str) -> Interval:
         """The interval computed by ``method`` (e.g. ``"paired-wald"``)."""
-        for interval in self.intervals:
-            if interval.method == method:
-                return interval
-        raise KeyError(f"no interval {method!r}; have {[i.method for i in self.intervals]}")
+        return find_named(self.intervals, method)
 
     def to_dict(self) -> dict:
         out = {"a": self.a, "b": self.b, "estimate": self.estimate,

@@ -23,6 +23,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from ..core.errors import EvalbarsError
+from ..core.records import Record, entry
 from ..core.seeding import child_seed
 from ..core.types import Interval, TestResult
 from ..io.item_scores import ItemScores
@@ -40,7 +41,7 @@ __all__ = ["FEW_ITEMS", "Aggregate", "Strata", "StratumRow", "paired_within",
 
 
 @dataclass(frozen=True, slots=True)
-class Aggregate:
+class Aggregate(Record):
     """A weighted aggregate (a model's score, or the gap ``b - a``) over strata."""
 
     name: str
@@ -48,14 +49,8 @@ class Aggregate:
     se: float
     df: float
     intervals: tuple[Interval, ...]
-    n_clusters: int | None = None
+    n_clusters: int | None = entry(None, omit=lambda agg: agg.n_clusters is None)
 
-    def to_dict(self) -> dict:
-        out = {"name": self.name, "estimate": self.estimate, "se": self.se, "df": self.df,
-               "intervals": [i.to_dict() for i in self.intervals]}
-        if self.n_clusters is not None:
-            out["n_clusters"] = self.n_clusters
-        return out
 
 
 @dataclass(frozen=True, slots=True)
