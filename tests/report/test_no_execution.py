@@ -269,8 +269,8 @@ FORBIDDEN_ATTRIBUTES = {("os", "system"), ("os", "popen"), ("os", "execv"), ("os
 IMPORTS_BY_NAME = {
     "cli/__init__.py": "the command modules listed by evalbars.cli.command_modules()",
     "__init__.py": "lazy attributes of the package: a fixed table of module names",
-    "io/__init__.py": "lazy attributes of evalbars.io: a fixed table of module names",
-    "stats/__init__.py": "lazy attributes of evalbars.stats: a fixed table of module names",
+    "core/lazy.py": "lazy attributes of evalbars.io and evalbars.stats: a fixed table of "
+                    "module names in each package",
     "report/text/render.py": "the kind selects a module from the fixed table "
                              "RENDERER_MODULES; any other kind is refused",
     "io/logs/__init__.py": "the format selects its reader from the fixed table FORMATS; "

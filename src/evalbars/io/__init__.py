@@ -28,6 +28,8 @@ May import: :mod:`evalbars.core`. Never stats, analyses, report or cli.
 """
 from __future__ import annotations
 
+from ..core.lazy import lazy_face
+
 _PUBLIC = {
     "load": "ingest", "ItemScores": "item_scores", "ItemLabels": "labels",
     "Arrival": "labels", "ROLES": "labels", "SCORE_TYPES": "arguments",
@@ -40,17 +42,4 @@ _PUBLIC = {
 first use (``import evalbars.io`` stays light)."""
 
 __all__ = sorted(_PUBLIC)
-
-
-def __getattr__(name: str):
-    import importlib
-
-    if name not in _PUBLIC:
-        raise AttributeError(f"module 'evalbars.io' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{_PUBLIC[name]}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_face(__name__, _PUBLIC)

@@ -29,6 +29,8 @@ May import: :mod:`evalbars.core`. Never io, analyses, report or cli.
 """
 from __future__ import annotations
 
+from ..core.lazy import lazy_face
+
 _PUBLIC = {
     "intervals": ["binomial_interval", "mean_interval", "paired_interval"],
     "bootstrap": ["bootstrap_means", "percentile_interval", "bca_interval"],
@@ -64,17 +66,4 @@ its name here is the module's."""
 
 _HOME = {name: module for module, names in _PUBLIC.items() for name in names}
 __all__ = sorted(_HOME)
-
-
-def __getattr__(name: str):
-    import importlib
-
-    if name not in _HOME:
-        raise AttributeError(f"module 'evalbars.stats' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_face(__name__, _HOME)
