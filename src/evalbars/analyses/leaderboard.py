@@ -40,7 +40,7 @@ from ..stats.bootstrap import percentile_interval
 from ..stats.ranks import rank_uncertainty
 from . import measures
 from .draws import Draws
-from .results import ModelScore, ReportRecord, Settings, find_named
+from .results import ModelScore, ReportRecord, Settings, Strata, find_named
 from .settings import checked_settings, provenance
 from .strata import strata_section
 from .strata_leaderboard import ranked_strata
@@ -125,7 +125,7 @@ class LeaderboardResult(ReportRecord):
     alpha: float
     pairs: tuple[PairComparison, ...]
     groups: tuple[tuple[str, ...], ...]
-    strata: object = None  # an evalbars.analyses.strata.Strata with stratum=, else None
+    strata: Strata | None = None  # with stratum=: the aggregates and the pairs within strata
 
     def pair(self, a: str, b: str) -> PairComparison:
         """The comparison of models ``a`` and ``b``, in whichever direction it was made."""

@@ -1,12 +1,15 @@
 """Result objects: frozen records with full precision and no verdicts.
 
 ``to_dict()`` of a top-level result is the report document (schema_version 1,
-documented in docs/json.md); the CLI's ``--format json`` prints exactly that.
+documented in docs/json.md); the CLI's ``--format json`` prints exactly that. The records
+of a score report live here, its strata section's included (:class:`Strata`, with its
+:class:`Aggregate` rows and a leaderboard's :class:`StrataPair`), so a result's fields
+are typed.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from ..core.document import SCHEMA_VERSION, json_safe
 from ..core.records import Record, entry
@@ -137,6 +140,82 @@ class Agreement:
         return {"correlation": self.correlation, **{k: getattr(self, k) for k in names}}
 
 
+@dataclass(frozen=True, slots=True)
+class Aggregate(Record):
+    """A weighted aggregate (a model's score, or the gap ``b - a``) over strata."""
+
+    name: str
+    estimate: float
+    se: float
+    df: float
+    intervals: tuple[Interval, ...]
+    n_clusters: int | None = entry(None, omit=lambda agg: agg.n_clusters is None)
+
+
+@dataclass(frozen=True, slots=True)
+class StratumRow:
+    """One stratum: its label, size, weight, and each model's mean with its interval."""
+
+    label: str
+    n: int
+    weight: float
+    means: tuple[float, ...]
+    intervals: tuple[Interval, ...]
+
+    def to_dict(self, names: Sequence[str]) -> dict:
+        return {"label": self.label, "n": self.n, "weight": self.weight,
+                "models": [{"name": name, "mean": mean, "interval": iv.to_dict()}
+                           for name, mean, iv in zip(names, self.means, self.intervals)]}
+
+
+@dataclass(frozen=True, slots=True)
+class Strata:
+    """The ``strata`` section of a ci or compare document."""
+
+    column: str
+    weighting: str
+    names: tuple[str, ...]
+    rows: tuple[StratumRow, ...]
+    models: tuple[Aggregate, ...]
+    difference: Aggregate | None = None
+    tests: tuple[TestResult, ...] = ()
+    weights_file: str | None = None
+    warnings: tuple[str, ...] = ()  # the report's, merged into the result's warnings
+    pairs: tuple[StrataPair, ...] = ()  # a leaderboard's
+
+    def to_dict(self) -> dict:
+        out = {"column": self.column, "weighting": self.weighting,
+               "n_strata": len(self.rows),
+               "models": [m.to_dict() for m in self.models],
+               "strata": [row.to_dict(self.names) for row in self.rows]}
+        if self.weights_file is not None:
+            out["weights_file"] = self.weights_file
+        if self.difference is not None:
+            out["difference"] = self.difference.to_dict()
+            out["tests"] = [t.to_dict() for t in self.tests]
+        if self.pairs:
+            out["pairs"] = [pair.to_dict() for pair in self.pairs]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class StrataPair:
+    """One pair's gap ``b - a`` paired within strata, its stratified tests (the first is
+    the headline) and the headline p-value adjusted over the leaderboard's pairs."""
+
+    a: str
+    b: str
+    difference: Aggregate
+    tests: tuple[TestResult, ...]
+    p_adjusted: float
+
+    def to_dict(self) -> dict:
+        head = self.tests[0]
+        return {"a": self.a, "b": self.b, "difference": self.difference.to_dict(),
+                "tests": [t.to_dict() for t in self.tests], "test": head.name,
+                "p_value": head.p_value, "p_adjusted": self.p_adjusted}
+
+
 @dataclass(frozen=True, slots=True, repr=False)
 class ReportRecord(NotebookMixin):
     """Fields every top-level result shares."""
@@ -180,9 +259,9 @@ class ReportRecord(NotebookMixin):
 @dataclass(frozen=True, slots=True, repr=False)
 class CIResult(ReportRecord):
     """Every model's score with its intervals (``evalbars ci``); ``strata``, with
-    ``stratum=``, is a :class:`evalbars.analyses.strata.Strata` (None without)."""
+    ``stratum=``, is a :class:`Strata` (None without)."""
 
-    strata: object = None
+    strata: Strata | None = None
 
     def to_dict(self) -> dict:
         out = self._common("ci")
@@ -199,7 +278,7 @@ class CompareResult(ReportRecord):
     agreement: Agreement
     tests: tuple[TestResult, ...]
     equivalence: "Equivalence | None" = None
-    strata: object = None  # an evalbars.analyses.strata.Strata with stratum=, else None
+    strata: Strata | None = None  # with stratum=
 
     def test(self, name: str) -> TestResult:
         """The test called ``name`` (e.g. ``"mcnemar-exact"``)."""

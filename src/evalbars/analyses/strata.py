@@ -17,13 +17,11 @@ nothing already reported.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 import numpy as np
 
 from ..core.errors import EvalbarsError
-from ..core.records import Record, entry
 from ..core.seeding import child_seed
 from ..core.types import Interval, TestResult
 from ..io.item_scores import ItemScores
@@ -34,69 +32,9 @@ from ..stats import strata_tests as stt
 from ..stats.bootstrap import percentile_interval
 from ..stats.tails import one_sided_ends, two_sided_level
 from .measures import Prepared
-from .results import Settings
+from .results import Aggregate, Settings, Strata, StratumRow
 
-__all__ = ["FEW_ITEMS", "Aggregate", "Strata", "StratumRow", "paired_within",
-           "strata_section", "strata_warnings", "stratify"]
-
-
-@dataclass(frozen=True, slots=True)
-class Aggregate(Record):
-    """A weighted aggregate (a model's score, or the gap ``b - a``) over strata."""
-
-    name: str
-    estimate: float
-    se: float
-    df: float
-    intervals: tuple[Interval, ...]
-    n_clusters: int | None = entry(None, omit=lambda agg: agg.n_clusters is None)
-
-
-
-@dataclass(frozen=True, slots=True)
-class StratumRow:
-    """One stratum: its label, size, weight, and each model's mean with its interval."""
-
-    label: str
-    n: int
-    weight: float
-    means: tuple[float, ...]
-    intervals: tuple[Interval, ...]
-
-    def to_dict(self, names: Sequence[str]) -> dict:
-        return {"label": self.label, "n": self.n, "weight": self.weight,
-                "models": [{"name": name, "mean": mean, "interval": iv.to_dict()}
-                           for name, mean, iv in zip(names, self.means, self.intervals)]}
-
-
-@dataclass(frozen=True, slots=True)
-class Strata:
-    """The ``strata`` section of a ci or compare document."""
-
-    column: str
-    weighting: str
-    names: tuple[str, ...]
-    rows: tuple[StratumRow, ...]
-    models: tuple[Aggregate, ...]
-    difference: Aggregate | None = None
-    tests: tuple[TestResult, ...] = ()
-    weights_file: str | None = None
-    warnings: tuple[str, ...] = ()  # the report's, merged into the result's warnings
-    pairs: tuple = ()  # a leaderboard's: evalbars.analyses.strata_leaderboard.StrataPair
-
-    def to_dict(self) -> dict:
-        out = {"column": self.column, "weighting": self.weighting,
-               "n_strata": len(self.rows),
-               "models": [m.to_dict() for m in self.models],
-               "strata": [row.to_dict(self.names) for row in self.rows]}
-        if self.weights_file is not None:
-            out["weights_file"] = self.weights_file
-        if self.difference is not None:
-            out["difference"] = self.difference.to_dict()
-            out["tests"] = [t.to_dict() for t in self.tests]
-        if self.pairs:
-            out["pairs"] = [pair.to_dict() for pair in self.pairs]
-        return out
+__all__ = ["FEW_ITEMS", "paired_within", "strata_section", "strata_warnings", "stratify"]
 
 
 def _aggregate(name: str, found: st.StratifiedMean, replicates: np.ndarray,

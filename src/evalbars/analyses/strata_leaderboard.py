@@ -12,34 +12,14 @@ aggregates, so the gap is at least 0), or each model against the baseline.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from ..core.types import TestResult
 from ..stats import multiplicity
 from .measures import Prepared
-from .results import Settings
-from .strata import Aggregate, Strata, paired_within, stratify
+from .results import Settings, Strata, StrataPair
+from .strata import paired_within, stratify
 
-__all__ = ["StrataPair", "ranked_strata"]
-
-
-@dataclass(frozen=True, slots=True)
-class StrataPair:
-    """One pair's gap ``b - a`` paired within strata, its stratified tests (the first is
-    the headline) and the headline p-value adjusted over the leaderboard's pairs."""
-
-    a: str
-    b: str
-    difference: Aggregate
-    tests: tuple[TestResult, ...]
-    p_adjusted: float
-
-    def to_dict(self) -> dict:
-        head = self.tests[0]
-        return {"a": self.a, "b": self.b, "difference": self.difference.to_dict(),
-                "tests": [t.to_dict() for t in self.tests], "test": head.name,
-                "p_value": head.p_value, "p_adjusted": self.p_adjusted}
+__all__ = ["ranked_strata"]
 
 
 def ranked_strata(data: Prepared, labels: Sequence[str], column: str,
